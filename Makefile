@@ -1,0 +1,39 @@
+# Two commands do everything: `make run` serves the app, `make test` runs every test.
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint services chromium clean
+
+run: $(VENV)/.installed-runtime  ## install, migrate, load the gallery, serve at http://127.0.0.1:8000
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_gallery
+	SECRET_KEY="$$(scripts/secret-key $(PY))" $(VENV)/bin/daphne -b $(HOST) -p $(PORT) playground.asgi:application
+
+test: $(VENV)/.installed-dev chromium services  ## install test tools and run the whole suite
+	scripts/run-tests
+
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+chromium:
+	scripts/ensure-chromium
+
+services:
+	scripts/ensure-services
+
+$(VENV)/bin/python:
+	PYTHON="$$(scripts/find-python)" && "$$PYTHON" -m venv $(VENV)
+
+$(VENV)/.installed-runtime: requirements.txt $(VENV)/bin/python
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements-dev.txt requirements.txt $(VENV)/bin/python
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@ $(VENV)/.installed-runtime
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PlaygroundConfig(AppConfig):
+    name = "playground"
+    verbose_name = "Kubernetes scheduling playground"

@@ -1,0 +1,25 @@
+"""ASGI entry point: Daphne serves HTTP (Django, static files through ServeStatic) and websockets.
+
+The playground has no accounts (edit rights travel in secret links), so websockets carry the
+session only, not django.contrib.auth."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
+# Django must be set up before the consumers (and the models they use) are imported.
+django_http_application = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
+
+from playground.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_http_application,
+        "websocket": AllowedHostsOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)

@@ -1,0 +1,77 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scheduler_core.api.quantity import FORMAT_ERROR, format_bytes, format_milli_cpu, milli_value, value
+from scheduler_core.errors import QuantityError
+
+
+@pytest.mark.parametrize(
+    ("text", "millis"),
+    [
+        ("500m", 500),
+        ("1.5", 1500),
+        ("2", 2000),
+        ("0.1", 100),
+        ("0.1m", 1),  # rounds up, as MilliValue() does
+        ("2e3", 2_000_000),
+        ("1k", 1_000_000),
+        (".5", 500),
+        ("100u", 1),
+        (1, 1000),
+        (0.25, 250),  # an unquoted YAML float
+    ],
+)
+def test_cpu_is_read_in_millicores_rounded_up(text, millis):
+    assert milli_value(text) == millis
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("128Mi", 128 * 2**20),
+        ("1G", 10**9),
+        ("1Ki", 1024),
+        ("1.5Gi", 3 * 2**29),
+        ("32Gi", 32 * 2**30),
+        ("110", 110),
+        ("1e3", 1000),
+        ("1E3", 1000),
+        ("1500m", 2),  # Value() rounds up
+        ("1M", 10**6),
+        ("+5", 5),
+        ("-1", -1),
+    ],
+)
+def test_memory_and_counts_are_read_as_integers_rounded_up(text, amount):
+    assert value(text) == amount
+
+
+@pytest.mark.parametrize("text", ["", "abc", "1Kb", "1.2.3", "Mi", "--1", "1 Gi x", "1e", "5iB", True, None, "1" * 65])
+def test_malformed_quantities_are_refused(text):
+    with pytest.raises(QuantityError):
+        value(text)
+
+
+def test_malformed_quantity_message_is_upstreams():
+    with pytest.raises(QuantityError, match=r"quantities must match the regular expression"):
+        value("ten")
+    assert "^([+-]?[0-9.]+)" in FORMAT_ERROR
+
+
+def test_huge_exponents_are_refused_quickly_not_computed():
+    with pytest.raises(QuantityError):
+        value("1e999999999")
+
+
+def test_formatting_matches_kubectl():
+    assert format_milli_cpu(2000) == "2"
+    assert format_milli_cpu(1500) == "1500m"
+    assert format_bytes(128 * 2**20) == "128Mi"
+    assert format_bytes(1000) == "1000"
+
+
+@given(st.integers(min_value=0, max_value=10**12))
+def test_whole_numbers_round_trip_through_every_binary_suffix(n):
+    for suffix, factor in (("Ki", 2**10), ("Mi", 2**20), ("Gi", 2**30)):
+        assert value(f"{n}{suffix}") == n * factor
