@@ -7,9 +7,10 @@ PORT ?= 8000
 .PHONY: run test lint services chromium clean
 
 run: $(VENV)/.installed-runtime  ## install, migrate, load the gallery, serve at http://127.0.0.1:8000
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_gallery
-	SECRET_KEY="$$(scripts/secret-key $(PY))" $(VENV)/bin/daphne -b $(HOST) -p $(PORT) playground.asgi:application
+	export SECRET_KEY="$$(scripts/secret-key $(PY))" && \
+	$(PY) manage.py migrate --noinput && \
+	$(PY) manage.py load_gallery && \
+	exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) playground.asgi:application
 
 test: $(VENV)/.installed-dev chromium services  ## install test tools and run the whole suite
 	scripts/run-tests
