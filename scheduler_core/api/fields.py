@@ -1,0 +1,187 @@
+"""Typed, path-aware reads from one mapping of a manifest.
+
+Every read knows the field path (``spec.containers[0].ports[1].hostPort``) and the YAML line, so a
+bad value becomes a ManifestError that names the document, the field and the line. Fields the
+engine does not know are reported, not dropped (kubectl's strict field validation does the same).
+"""
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from scheduler_core.api import quantity
+from scheduler_core.api.types import CPU
+from scheduler_core.errors import ManifestError, QuantityError
+
+_TYPE_NAMES = {str: "a string", int: "an integer", bool: "a boolean", dict: "an object", list: "a list"}
+
+
+class Fields:
+    def __init__(self, data: Mapping[str, Any], path: str, document: str, line: int | None = None) -> None:
+        self.data = data
+        self.path = path
+        self.document = document
+        self.line = getattr(data, "line", line)
+
+    # ------------------------------------------------------------------ locating
+
+    def path_of(self, key: str | int) -> str:
+        if isinstance(key, int):
+            return f"{self.path}[{key}]"
+        return f"{self.path}.{key}" if self.path else key
+
+    def line_of(self, key: str) -> int | None:
+        lines = getattr(self.data, "key_lines", None)
+        if lines is not None and key in lines:
+            return int(lines[key])
+        return self.line
+
+    def error(self, key: str, message: str) -> ManifestError:
+        return ManifestError(self.document, self.path_of(key), message, self.line_of(key))
+
+    def error_here(self, message: str) -> ManifestError:
+        return ManifestError(self.document, self.path, message, self.line)
+
+    def has(self, key: str) -> bool:
+        return key in self.data and self.data[key] is not None
+
+    # ------------------------------------------------------------------ validation
+
+    def reject_unknown(self, known: frozenset[str] | set[str]) -> None:
+        for key in self.data:
+            if key not in known:
+                raise ManifestError(
+                    self.document, self.path_of(key), f'unknown field "{self.path_of(key)}"', self.line_of(key)
+                )
+
+    # ------------------------------------------------------------------ scalars
+
+    def _typed(self, key: str, kind: type, default: Any) -> Any:
+        value = self.data.get(key)
+        if value is None:
+            return default
+        # bool is an int in Python; a Kubernetes integer field never takes true/false.
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise self.error(key, f"must be {_TYPE_NAMES[kind]}, not {_describe(value)}")
+        return value
+
+    def string(self, key: str, default: str = "") -> str:
+        value: str = self._typed(key, str, default)
+        return value
+
+    def integer(self, key: str, default: int | None = None, *, minimum: int | None = None) -> int | None:
+        value: int | None = self._typed(key, int, default)
+        if value is not None and minimum is not None and value < minimum:
+            raise self.error(key, f"must be greater than or equal to {minimum}")
+        return value
+
+    def boolean(self, key: str, default: bool = False) -> bool:
+        value: bool = self._typed(key, bool, default)
+        return value
+
+    def one_of(self, key: str, allowed: tuple[str, ...], default: str | None = None) -> str | None:
+        value = self.string(key, "")
+        if not value:
+            return default
+        if value not in allowed:
+            choices = ", ".join(f'"{choice}"' for choice in allowed)
+            raise self.error(key, f'Unsupported value: "{value}": supported values: {choices}')
+        return value
+
+    def int_or_string(self, key: str) -> int | str | None:
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise self.error(key, f"must be an integer or a percentage string, not {_describe(value)}")
+        if isinstance(value, str) and not (value.endswith("%") and value[:-1].isdigit()) and not value.isdigit():
+            raise self.error(key, f'invalid value "{value}": must be an integer or a percentage ("25%")')
+        return int(value) if isinstance(value, str) and value.isdigit() else value
+
+    # ------------------------------------------------------------------ structures
+
+    def object(self, key: str) -> "Fields | None":
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, Mapping):
+            raise self.error(key, f"must be an object, not {_describe(value)}")
+        return Fields(value, self.path_of(key), self.document, self.line_of(key))
+
+    def objects(self, key: str) -> Iterator["Fields"]:
+        """The items of a list of objects, each with its own path."""
+        items = self._list(key)
+        lines = getattr(items, "item_lines", None)
+        for index, item in enumerate(items):
+            path = f"{self.path_of(key)}[{index}]"
+            line = lines[index] if lines else self.line_of(key)
+            if not isinstance(item, Mapping):
+                raise ManifestError(self.document, path, f"must be an object, not {_describe(item)}", line)
+            yield Fields(item, path, self.document, line)
+
+    def strings(self, key: str) -> tuple[str, ...]:
+        items = self._list(key)
+        for index, item in enumerate(items):
+            if not isinstance(item, str):
+                lines = getattr(items, "item_lines", None)
+                line = lines[index] if lines else self.line_of(key)
+                raise ManifestError(
+                    self.document, f"{self.path_of(key)}[{index}]", f"must be a string, not {_describe(item)}", line
+                )
+        return tuple(items)
+
+    def string_map(self, key: str) -> dict[str, str]:
+        """A map of strings (labels, annotations, nodeSelector)."""
+        mapping = self.object(key)
+        if mapping is None:
+            return {}
+        result: dict[str, str] = {}
+        for name, value in mapping.data.items():
+            if not isinstance(value, str):
+                hint = f' (quote it: "{_scalar_text(value)}")' if isinstance(value, int | float | bool) else ""
+                raise mapping.error(name, f"must be a string, not {_describe(value)}{hint}")
+            result[name] = value
+        return result
+
+    def resources(self, key: str) -> dict[str, int]:
+        """A ResourceList: CPU in millicores, everything else in base units (both rounded up)."""
+        mapping = self.object(key)
+        if mapping is None:
+            return {}
+        result: dict[str, int] = {}
+        for name, raw in mapping.data.items():
+            if raw is None:
+                continue
+            try:
+                amount = quantity.milli_value(raw) if name == CPU else quantity.value(raw)
+            except QuantityError as error:
+                raise mapping.error(name, f'invalid quantity "{_scalar_text(raw)}": {error}') from None
+            if amount < 0:
+                raise mapping.error(name, "must be greater than or equal to 0")
+            result[name] = amount
+        return result
+
+    def _list(self, key: str) -> list[Any]:
+        value = self.data.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise self.error(key, f"must be a list, not {_describe(value)}")
+        return value
+
+
+def _describe(value: Any) -> str:
+    for kind, name in ((bool, "a boolean"), (int, "an integer"), (float, "a number"), (str, "a string")):
+        if isinstance(value, kind):
+            return f"{name} ({_scalar_text(value)})"
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def _scalar_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."

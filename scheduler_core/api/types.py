@@ -1,0 +1,376 @@
+"""The Kubernetes objects the engine reasons about, as small immutable dataclasses.
+
+Field names follow the Kubernetes API in snake_case. Resource amounts are integers in canonical
+units (CPU in millicores, everything else in base units: bytes, counts), read as kube-scheduler
+reads them (MilliValue for CPU, Value otherwise).
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+# Canonical resource names (k8s.io/api/core/v1).
+CPU = "cpu"
+MEMORY = "memory"
+EPHEMERAL_STORAGE = "ephemeral-storage"
+PODS = "pods"
+
+ResourceList = Mapping[str, int]
+EMPTY: Mapping[str, str] = MappingProxyType({})
+NO_RESOURCES: ResourceList = MappingProxyType({})
+
+# Taint effects.
+NO_SCHEDULE = "NoSchedule"
+PREFER_NO_SCHEDULE = "PreferNoSchedule"
+NO_EXECUTE = "NoExecute"
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerReference:
+    kind: str
+    name: str
+    uid: str = ""
+    api_version: str = ""
+    controller: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectMeta:
+    name: str
+    namespace: str = ""
+    uid: str = ""
+    labels: Mapping[str, str] = EMPTY
+    annotations: Mapping[str, str] = EMPTY
+    owner_references: tuple[OwnerReference, ...] = ()
+    creation_timestamp: float = 0.0
+    deletion_timestamp: float | None = None
+    generate_name: str = ""
+
+    @property
+    def key(self) -> str:
+        """namespace/name for namespaced objects, name otherwise (as client-go keys them)."""
+        return f"{self.namespace}/{self.name}" if self.namespace else self.name
+
+    def controller_ref(self) -> OwnerReference | None:
+        return next((ref for ref in self.owner_references if ref.controller), None)
+
+
+# ---------------------------------------------------------------------------- selectors
+
+
+@dataclass(frozen=True, slots=True)
+class LabelSelectorRequirement:
+    key: str
+    operator: str  # In, NotIn, Exists, DoesNotExist
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LabelSelector:
+    match_labels: Mapping[str, str] = EMPTY
+    match_expressions: tuple[LabelSelectorRequirement, ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        """An empty selector ({}) selects everything."""
+        return not self.match_labels and not self.match_expressions
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSelectorRequirement:
+    key: str
+    operator: str  # In, NotIn, Exists, DoesNotExist, Gt, Lt
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSelectorTerm:
+    match_expressions: tuple[NodeSelectorRequirement, ...] = ()
+    match_fields: tuple[NodeSelectorRequirement, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSelector:
+    node_selector_terms: tuple[NodeSelectorTerm, ...] = ()
+
+
+# ---------------------------------------------------------------------------- affinity
+
+
+@dataclass(frozen=True, slots=True)
+class PreferredSchedulingTerm:
+    weight: int
+    preference: NodeSelectorTerm
+
+
+@dataclass(frozen=True, slots=True)
+class NodeAffinity:
+    required: NodeSelector | None = None
+    preferred: tuple[PreferredSchedulingTerm, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PodAffinityTerm:
+    topology_key: str
+    label_selector: LabelSelector | None = None
+    namespaces: tuple[str, ...] = ()
+    namespace_selector: LabelSelector | None = None
+    match_label_keys: tuple[str, ...] = ()
+    mismatch_label_keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WeightedPodAffinityTerm:
+    weight: int
+    pod_affinity_term: PodAffinityTerm
+
+
+@dataclass(frozen=True, slots=True)
+class PodAffinity:
+    required: tuple[PodAffinityTerm, ...] = ()
+    preferred: tuple[WeightedPodAffinityTerm, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Affinity:
+    node_affinity: NodeAffinity | None = None
+    pod_affinity: PodAffinity | None = None
+    pod_anti_affinity: PodAffinity | None = None
+
+
+# ---------------------------------------------------------------------------- taints
+
+
+@dataclass(frozen=True, slots=True)
+class Taint:
+    key: str
+    effect: str
+    value: str = ""
+    time_added: float | None = None
+
+    def __str__(self) -> str:
+        """key=value:effect, as kubectl prints a taint."""
+        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
+
+
+@dataclass(frozen=True, slots=True)
+class Toleration:
+    key: str = ""
+    operator: str = "Equal"  # Equal or Exists
+    value: str = ""
+    effect: str = ""  # empty matches every effect
+    toleration_seconds: int | None = None
+
+    def tolerates(self, taint: Taint) -> bool:
+        """k8s.io/api/core/v1 Toleration.ToleratesTaint."""
+        if self.effect and self.effect != taint.effect:
+            return False
+        if self.key and self.key != taint.key:
+            return False
+        if self.operator == "Exists":
+            return True
+        return self.operator in ("Equal", "") and self.value == taint.value
+
+
+def tolerates_taint(tolerations: tuple[Toleration, ...], taint: Taint) -> bool:
+    return any(toleration.tolerates(taint) for toleration in tolerations)
+
+
+# ---------------------------------------------------------------------------- pods
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerPort:
+    container_port: int
+    host_port: int = 0
+    host_ip: str = ""
+    protocol: str = "TCP"
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceRequirements:
+    requests: ResourceList = NO_RESOURCES
+    limits: ResourceList = NO_RESOURCES
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    initial_delay_seconds: int = 0
+    period_seconds: int = 10
+    success_threshold: int = 1
+    failure_threshold: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Container:
+    name: str
+    image: str = ""
+    resources: ResourceRequirements = ResourceRequirements()
+    ports: tuple[ContainerPort, ...] = ()
+    restart_policy: str | None = None  # "Always" on an init container makes it a sidecar
+    readiness_probe: Probe | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TopologySpreadConstraint:
+    max_skew: int
+    topology_key: str
+    when_unsatisfiable: str  # DoNotSchedule or ScheduleAnyway
+    label_selector: LabelSelector | None = None
+    min_domains: int | None = None
+    node_affinity_policy: str | None = None  # Honor (default) or Ignore
+    node_taints_policy: str | None = None  # Ignore (default) or Honor
+    match_label_keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PodSpec:
+    containers: tuple[Container, ...] = ()
+    init_containers: tuple[Container, ...] = ()
+    node_name: str = ""
+    node_selector: Mapping[str, str] = EMPTY
+    affinity: Affinity | None = None
+    tolerations: tuple[Toleration, ...] = ()
+    topology_spread_constraints: tuple[TopologySpreadConstraint, ...] = ()
+    scheduler_name: str = "default-scheduler"
+    priority: int | None = None
+    priority_class_name: str = ""
+    preemption_policy: str | None = None  # PreemptLowerPriority (default) or Never
+    overhead: ResourceList = NO_RESOURCES
+    resources: ResourceRequirements | None = None  # pod-level resources
+    restart_policy: str = "Always"
+    termination_grace_period_seconds: int = 30
+    host_network: bool = False
+    volumes: tuple["Volume", ...] = ()
+    scheduling_gates: tuple[str, ...] = ()
+    resource_claims: tuple[str, ...] = ()  # names of spec.resourceClaims entries
+
+
+@dataclass(frozen=True, slots=True)
+class Volume:
+    name: str
+    persistent_volume_claim: str = ""  # claimName, when the volume is a PVC
+
+
+@dataclass(frozen=True, slots=True)
+class PodStatus:
+    phase: str = "Pending"
+    nominated_node_name: str = ""
+    start_time: float | None = None
+    ready: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Pod:
+    metadata: ObjectMeta
+    spec: PodSpec = PodSpec()
+    status: PodStatus = PodStatus()
+
+    kind = "Pod"
+
+    @property
+    def name(self) -> str:
+        return self.metadata.name
+
+    @property
+    def namespace(self) -> str:
+        return self.metadata.namespace
+
+    @property
+    def key(self) -> str:
+        return self.metadata.key
+
+    @property
+    def labels(self) -> Mapping[str, str]:
+        return self.metadata.labels
+
+    @property
+    def priority(self) -> int:
+        return self.spec.priority or 0
+
+
+# ---------------------------------------------------------------------------- nodes
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerImage:
+    names: tuple[str, ...]
+    size_bytes: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSpec:
+    unschedulable: bool = False
+    taints: tuple[Taint, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NodeStatus:
+    capacity: ResourceList = NO_RESOURCES
+    allocatable: ResourceList = NO_RESOURCES
+    images: tuple[ContainerImage, ...] = ()
+    ready: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    metadata: ObjectMeta
+    spec: NodeSpec = NodeSpec()
+    status: NodeStatus = NodeStatus()
+
+    kind = "Node"
+
+    @property
+    def name(self) -> str:
+        return self.metadata.name
+
+    @property
+    def labels(self) -> Mapping[str, str]:
+        return self.metadata.labels
+
+
+# ---------------------------------------------------------------------------- policy objects
+
+
+@dataclass(frozen=True, slots=True)
+class Namespace:
+    metadata: ObjectMeta
+    kind = "Namespace"
+
+
+@dataclass(frozen=True, slots=True)
+class PriorityClass:
+    metadata: ObjectMeta
+    value: int
+    global_default: bool = False
+    preemption_policy: str = "PreemptLowerPriority"
+    description: str = ""
+    kind = "PriorityClass"
+
+
+IntOrString = int | str
+
+
+@dataclass(frozen=True, slots=True)
+class PodDisruptionBudgetSpec:
+    selector: LabelSelector | None = None
+    min_available: IntOrString | None = None
+    max_unavailable: IntOrString | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PodDisruptionBudgetStatus:
+    disruptions_allowed: int = 0
+    current_healthy: int = 0
+    desired_healthy: int = 0
+    expected_pods: int = 0
+    disrupted_pods: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PodDisruptionBudget:
+    metadata: ObjectMeta
+    spec: PodDisruptionBudgetSpec = PodDisruptionBudgetSpec()
+    status: PodDisruptionBudgetStatus = PodDisruptionBudgetStatus()
+    kind = "PodDisruptionBudget"

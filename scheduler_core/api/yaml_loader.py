@@ -1,0 +1,124 @@
+"""Multi-document YAML with line numbers kept, safely.
+
+PyYAML's safe constructors build the data; each mapping and sequence remembers the line of every
+key and item, so an error deep in a manifest can name its line. Aliases are refused (a "billion
+laughs" document costs nothing to reject), and the text and node count are bounded.
+"""
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from scheduler_core.errors import ManifestError
+
+MAX_YAML_BYTES = 2 * 1024 * 1024
+MAX_YAML_NODES = 200_000
+MAX_DOCUMENTS = 5_000
+
+
+class MarkedDict(dict[str, Any]):
+    """A mapping that knows its own line and the line of each key (1-based)."""
+
+    line: int
+    key_lines: dict[str, int]
+
+
+class MarkedList(list[Any]):
+    """A sequence that knows its own line and the line of each item (1-based)."""
+
+    line: int
+    item_lines: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class YamlDocument:
+    index: int  # 1-based position in the file
+    line: int  # first line of the document
+    data: Any
+
+
+class _MarkedLoader(yaml.SafeLoader):
+    """SafeLoader that records marks and refuses aliases."""
+
+    nodes_seen: int
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise ManifestError(
+                "", "", "aliases (*name) are not accepted; write the value out in full", event.start_mark.line + 1
+            )
+        self.nodes_seen += 1
+        if self.nodes_seen > MAX_YAML_NODES:
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise ManifestError("", "", f"too many YAML nodes (more than {MAX_YAML_NODES})", event.start_mark.line + 1)
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> MarkedDict:  # type: ignore[override]
+        mapping = MarkedDict()
+        mapping.line = node.start_mark.line + 1
+        mapping.key_lines = {}
+        self.flatten_mapping(node)
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if not isinstance(key, str):
+                # Kubernetes field names and label keys are strings; YAML 1.1 turns `on:` or `1:` into others.
+                key = str(key).lower() if isinstance(key, bool) else str(key)
+            if key in mapping:
+                raise ManifestError("", "", f'duplicate key "{key}"', key_node.start_mark.line + 1)
+            mapping[key] = self.construct_object(value_node, deep=True)
+            mapping.key_lines[key] = key_node.start_mark.line + 1
+        return mapping
+
+    def construct_sequence(self, node: Any, deep: bool = False) -> MarkedList:
+        sequence = MarkedList(self.construct_object(child, deep=True) for child in node.value)
+        sequence.line = node.start_mark.line + 1
+        sequence.item_lines = [child.start_mark.line + 1 for child in node.value]
+        return sequence
+
+
+_MarkedLoader.add_constructor("tag:yaml.org,2002:map", _MarkedLoader.construct_mapping)
+_MarkedLoader.add_constructor("tag:yaml.org,2002:seq", _MarkedLoader.construct_sequence)
+
+
+def load_documents(text: str, source: str = "input") -> list[YamlDocument]:
+    """Every non-empty document of a multi-document YAML text."""
+    if len(text.encode("utf-8", errors="replace")) > MAX_YAML_BYTES:
+        raise ManifestError(source, "", f"the YAML is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB")
+    return list(_iter_documents(text, source))
+
+
+def _iter_documents(text: str, source: str) -> Iterator[YamlDocument]:
+    loader = _MarkedLoader(text)
+    loader.nodes_seen = 0
+    index = 0
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            index += 1
+            if index > MAX_DOCUMENTS:
+                raise ManifestError(source, "", f"more than {MAX_DOCUMENTS} YAML documents")
+            if node is None:
+                continue
+            data = loader.construct_document(node)
+            if data is None:
+                continue
+            yield YamlDocument(index=index, line=node.start_mark.line + 1, data=data)
+    except ManifestError as error:
+        where = f"document {index + 1}"
+        raise ManifestError(where, error.path, error.message, error.line) from None
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 1 if mark is not None else None
+        problem = error.problem or error.context or "invalid YAML"
+        raise ManifestError(
+            f"document {index + 1}" if index else source, "", f"invalid YAML: {problem}", line
+        ) from None
+    except yaml.YAMLError as error:
+        raise ManifestError(source, "", f"invalid YAML: {error}") from None
+    except RecursionError:
+        raise ManifestError(source, "", "the YAML is nested too deeply") from None
+    finally:
+        loader.dispose()

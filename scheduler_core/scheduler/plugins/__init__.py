@@ -1,0 +1,1 @@
+"""One module per upstream plugin (pkg/scheduler/framework/plugins/*), under upstream's names."""

@@ -1,0 +1,76 @@
+"""What a pod asks of a node: k8s.io/component-helpers/resource PodRequests.
+
+Regular containers run together, so their requests add up. Init containers run one at a time
+before them, so only the largest counts, except sidecars (init containers with restartPolicy
+Always), which keep running and add to everything started after them. Pod-level requests
+(spec.resources) replace the containers' sum for CPU and memory, and overhead is added on top.
+"""
+
+from collections.abc import Mapping
+
+from scheduler_core.api.types import CPU, MEMORY, Container, Pod
+
+# pkg/scheduler/util: requests assumed for a container that sets none, for scoring only.
+DEFAULT_MILLI_CPU_REQUEST = 100
+DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
+NON_ZERO_DEFAULTS: Mapping[str, int] = {CPU: DEFAULT_MILLI_CPU_REQUEST, MEMORY: DEFAULT_MEMORY_REQUEST}
+POD_LEVEL_RESOURCES = (CPU, MEMORY)
+
+
+def _container_requests(container: Container, non_missing: Mapping[str, int] | None) -> Mapping[str, int]:
+    requests = container.resources.requests
+    if not non_missing:
+        return requests
+    missing = [name for name in non_missing if name not in requests]
+    if not missing:
+        return requests
+    filled = dict(requests)
+    for name in missing:
+        filled[name] = non_missing[name]
+    return filled
+
+
+def _add(total: dict[str, int], amounts: Mapping[str, int]) -> None:
+    for name, amount in amounts.items():
+        total[name] = total.get(name, 0) + amount
+
+
+def _keep_max(total: dict[str, int], amounts: Mapping[str, int]) -> None:
+    for name, amount in amounts.items():
+        total[name] = max(total.get(name, amount), amount)
+
+
+def pod_requests(pod: Pod, non_missing: Mapping[str, int] | None = None) -> dict[str, int]:
+    """The pod's effective requests. ``non_missing`` fills in requests a container leaves out."""
+    requests: dict[str, int] = {}
+    for container in pod.spec.containers:
+        _add(requests, _container_requests(container, non_missing))
+
+    sidecars: dict[str, int] = {}
+    init_peak: dict[str, int] = {}
+    for container in pod.spec.init_containers:
+        container_requests = _container_requests(container, non_missing)
+        if container.restart_policy == "Always":
+            _add(requests, container_requests)
+            _add(sidecars, container_requests)
+            _keep_max(init_peak, sidecars)
+        else:
+            running = dict(container_requests)
+            _add(running, sidecars)
+            _keep_max(init_peak, running)
+    _keep_max(requests, init_peak)
+
+    pod_level = pod.spec.resources
+    if pod_level is not None and any(name in pod_level.requests for name in POD_LEVEL_RESOURCES):
+        for name in POD_LEVEL_RESOURCES:
+            if name in pod_level.requests:
+                requests[name] = pod_level.requests[name]
+
+    _add(requests, pod.spec.overhead)
+    return requests
+
+
+def non_zero_requests(pod: Pod) -> tuple[int, int]:
+    """(millicores, bytes) used by the scoring plugins: defaults stand in for missing requests."""
+    requests = pod_requests(pod, NON_ZERO_DEFAULTS)
+    return requests.get(CPU, 0), requests.get(MEMORY, 0)

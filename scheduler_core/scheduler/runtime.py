@@ -1,0 +1,263 @@
+"""A profile's plugins, instantiated and ordered per extension point, and the loops that run them
+(pkg/scheduler/framework/runtime/framework.go)."""
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scheduler_core.api.types import Pod, PodDisruptionBudget
+from scheduler_core.errors import ManifestError
+from scheduler_core.scheduler.config import EXTENSION_POINTS, PluginSet, Profile
+from scheduler_core.scheduler.framework import (
+    MAX_NODE_SCORE,
+    MIN_NODE_SCORE,
+    SUCCESS,
+    BindPlugin,
+    Code,
+    CycleState,
+    FilterPlugin,
+    NodePluginScores,
+    NodeScore,
+    NormalizeScorePlugin,
+    PermitPlugin,
+    PostFilterPlugin,
+    PreFilterPlugin,
+    PreFilterResult,
+    PreScorePlugin,
+    QueueSortPlugin,
+    ReservePlugin,
+    SchedulingError,
+    ScorePlugin,
+    Status,
+    error,
+    unresolvable,
+)
+from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
+
+
+@dataclass(slots=True)
+class Handle:
+    """What plugins may read besides the pod and the node: the whole snapshot and a few listers."""
+
+    snapshot: Snapshot = field(default_factory=Snapshot)
+    pdbs: list[PodDisruptionBudget] = field(default_factory=list)
+    # owner lookups for PodTopologySpread's system defaults: "Kind/namespace/name" -> selector labels
+    workload_selectors: dict[str, Any] = field(default_factory=dict)
+    framework: "Framework | None" = None
+
+
+PluginFactory = Callable[[Mapping[str, Any], Handle], Any]
+
+_POINT_TYPES: dict[str, type] = {
+    "queueSort": QueueSortPlugin,
+    "preFilter": PreFilterPlugin,
+    "filter": FilterPlugin,
+    "postFilter": PostFilterPlugin,
+    "preScore": PreScorePlugin,
+    "score": ScorePlugin,
+    "reserve": ReservePlugin,
+    "permit": PermitPlugin,
+    "bind": BindPlugin,
+}
+
+
+class Framework:
+    """The plugins of one profile, by extension point, in the order they run."""
+
+    def __init__(self, profile: Profile, registry: Mapping[str, PluginFactory], handle: Handle) -> None:
+        self.profile = profile
+        self.handle = handle
+        handle.framework = self
+        self.instances: dict[str, Any] = {}
+        wanted = [ref.name for ref in profile.multi_point.enabled]
+        for plugin_set in profile.points.values():
+            wanted.extend(ref.name for ref in plugin_set.enabled)
+        for name in wanted:
+            if name in self.instances:
+                continue
+            if name not in registry:
+                raise ManifestError("KubeSchedulerConfiguration", "profiles.plugins", f'plugin "{name}" does not exist')
+            self.instances[name] = registry[name](profile.args_for(name), handle)
+        self.points: dict[str, list[Any]] = {point: self._expand(point, kind) for point, kind in _POINT_TYPES.items()}
+        self.score_weights = self._score_weights()
+        self._normalizing = {plugin.name for plugin in self.points["score"] if isinstance(plugin, NormalizeScorePlugin)}
+
+    def _expand(self, point: str, kind: type) -> list[Any]:
+        """expandMultiPointPlugins: explicit overrides first, then multiPoint, then other explicit ones."""
+        explicit = self.profile.points.get(point, PluginSet())
+        explicit_names = [ref.name for ref in explicit.enabled]
+        if "*" in explicit.disabled:
+            return [self.instances[name] for name in explicit_names]
+        disabled = set(explicit.disabled)
+        overrides: list[str] = []
+        from_multi_point: list[str] = []
+        for ref in self.profile.multi_point.enabled:
+            instance = self.instances[ref.name]
+            if not isinstance(instance, kind) or ref.name in disabled:
+                continue
+            if ref.name in explicit_names:
+                overrides.append(ref.name)
+                continue
+            if ref.name in from_multi_point:
+                raise ManifestError(
+                    "KubeSchedulerConfiguration",
+                    "profiles.plugins.multiPoint",
+                    f'plugin "{ref.name}" already registered',
+                )
+            from_multi_point.append(ref.name)
+        ordered = [name for name in explicit_names if name in overrides]
+        ordered += from_multi_point
+        ordered += [name for name in explicit_names if name not in overrides]
+        for name in ordered:
+            if not isinstance(self.instances[name], kind):
+                raise ManifestError(
+                    "KubeSchedulerConfiguration",
+                    f"profiles.plugins.{point}",
+                    f'plugin "{name}" does not extend {point}',
+                )
+        return [self.instances[name] for name in ordered]
+
+    def _score_weights(self) -> dict[str, int]:
+        weights: dict[str, int] = {}
+        score_names = {plugin.name for plugin in self.points["score"]}
+        explicit = list(self.profile.points.get("score", PluginSet()).enabled)
+        for ref in explicit + list(self.profile.multi_point.enabled):
+            if ref.name not in score_names or ref.name in weights:
+                continue
+            weights[ref.name] = ref.weight or 1  # a weight of zero is not permitted: it means 1
+        return weights
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def scheduler_name(self) -> str:
+        return self.profile.scheduler_name
+
+    @property
+    def queue_sort(self) -> QueueSortPlugin:
+        return self.points["queueSort"][0]  # type: ignore[no-any-return]
+
+    def has_filter_plugins(self) -> bool:
+        return bool(self.points["filter"])
+
+    def has_score_plugins(self) -> bool:
+        return bool(self.points["score"])
+
+    def plugin(self, name: str) -> Any:
+        return self.instances.get(name)
+
+    # ------------------------------------------------------------------ running
+
+    def run_pre_filter(
+        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
+    ) -> tuple[PreFilterResult | None, Status, list[str]]:
+        """(the merged node set, the status, the plugins that narrowed the node set)."""
+        result: PreFilterResult | None = None
+        returned = SUCCESS
+        narrowing: list[str] = []
+        for plugin in self.points["preFilter"]:
+            plugin_result, status = plugin.pre_filter(state, pod, nodes)
+            if status.is_skip:
+                state.skip_filter_plugins.add(plugin.name)
+                continue
+            if not status.is_success:
+                status = status.with_plugin(plugin.name)
+                if status.code is Code.UnschedulableAndUnresolvable:
+                    return None, status, narrowing  # preemption cannot help: the other PreFilters need not run
+                if status.code is Code.Unschedulable:
+                    returned = status  # preemption may help later in this cycle: keep running PreFilters
+                    continue
+                failure = error(f'running PreFilter plugin "{plugin.name}": {status.message}')
+                return None, failure.with_plugin(plugin.name), narrowing
+            if plugin_result is not None and plugin_result.node_names is not None:
+                narrowing.append(plugin.name)
+                names = plugin_result.node_names
+                if result is not None and result.node_names is not None:
+                    names = result.node_names & names
+                result = PreFilterResult(names)
+                if not names:
+                    if len(narrowing) == 1:
+                        message = f"node(s) didn't satisfy plugin {narrowing[0]}"
+                    else:
+                        message = f"node(s) didn't satisfy plugin(s) [{' '.join(narrowing)}] simultaneously"
+                    return result, unresolvable(message), narrowing
+        return result, returned, narrowing
+
+    def run_filter(self, state: CycleState, pod: Pod, node: NodeInfo) -> Status:
+        skip = state.skip_filter_plugins
+        for plugin in self.points["filter"]:
+            if skip and plugin.name in skip:
+                continue
+            status: Status = plugin.filter(state, pod, node)
+            if not status.is_success:
+                if not status.is_rejected:
+                    return error(f'running "{plugin.name}" filter plugin: {status.message}').with_plugin(plugin.name)
+                return status.with_plugin(plugin.name)
+        return SUCCESS
+
+    def run_post_filter(self, state: CycleState, pod: Pod, statuses: dict[str, Status]) -> tuple[str | None, Status]:
+        """The first PostFilter that succeeds (or errs) wins; otherwise the last rejection is returned."""
+        last = Status(Code.Unschedulable)
+        for plugin in self.points["postFilter"]:
+            nominated, status = plugin.post_filter(state, pod, statuses)
+            if status.is_success:
+                return nominated, status.with_plugin(plugin.name)
+            if not status.is_rejected:
+                return None, status.with_plugin(plugin.name)
+            last = status.with_plugin(plugin.name)
+        return None, last
+
+    def run_pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:
+        for plugin in self.points["preScore"]:
+            status = plugin.pre_score(state, pod, nodes)
+            if status.is_skip:
+                state.skip_score_plugins.add(plugin.name)
+            elif not status.is_success:
+                return error(f'running PreScore plugin "{plugin.name}": {status.message}').with_plugin(plugin.name)
+        return SUCCESS
+
+    def run_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> list[NodePluginScores]:
+        skip = state.skip_score_plugins
+        plugins = [plugin for plugin in self.points["score"] if plugin.name not in skip]
+        results = [NodePluginScores(node.name) for node in nodes]
+        for plugin in plugins:
+            scores = []
+            for node in nodes:
+                value, status = plugin.score(state, pod, node)
+                if not status.is_success:
+                    raise SchedulingError(f'running Score plugin "{plugin.name}": {status.message}')
+                scores.append(NodeScore(node.name, value))
+            if plugin.name in self._normalizing:
+                status = plugin.normalize_score(state, pod, scores)
+                if not status.is_success:
+                    raise SchedulingError(f"running Normalize on Score plugins: {status.message}")
+            weight = self.score_weights[plugin.name]
+            for entry, result in zip(scores, results, strict=True):
+                if not MIN_NODE_SCORE <= entry.score <= MAX_NODE_SCORE:
+                    raise SchedulingError(
+                        f'plugin "{plugin.name}" returns an invalid score {entry.score}, it should in the range of '
+                        f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
+                    )
+                result.scores[plugin.name] = entry.score
+                result.total += entry.score * weight
+        return results
+
+    def run_reserve(self, state: CycleState, pod: Pod, node_name: str) -> Status:
+        for plugin in self.points["reserve"]:
+            status: Status = plugin.reserve(state, pod, node_name)
+            if not status.is_success:
+                return status.with_plugin(plugin.name)
+        return SUCCESS
+
+    def run_permit(self, state: CycleState, pod: Pod, node_name: str) -> Status:
+        for plugin in self.points["permit"]:
+            status: Status = plugin.permit(state, pod, node_name)
+            if not status.is_success:
+                return status.with_plugin(plugin.name)
+        return SUCCESS
+
+
+def validate_points(profile: Profile) -> None:
+    for point in profile.points:
+        if point not in EXTENSION_POINTS:
+            raise ManifestError("KubeSchedulerConfiguration", f"profiles.plugins.{point}", "unknown extension point")

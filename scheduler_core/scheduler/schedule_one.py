@@ -1,0 +1,246 @@
+"""One scheduling attempt of one pod: filter, score, select (pkg/scheduler/schedule_one.go).
+
+Sequential and deterministic: the nodes are visited in snapshot order from a rotating start index,
+the search stops once numFeasibleNodesToFind nodes fit, and ties between the best scores are broken
+by reservoir sampling from the scheduler's one seeded random generator.
+"""
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from scheduler_core.api.types import Pod
+from scheduler_core.scheduler.config import SchedulerConfiguration
+from scheduler_core.scheduler.framework import Code, CycleState, NodePluginScores, SchedulingError, Status
+from scheduler_core.scheduler.messages import NO_NODES_AVAILABLE_TO_SCHEDULE, fit_error_message
+from scheduler_core.scheduler.runtime import Framework, Handle, PluginFactory
+from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
+
+MIN_FEASIBLE_NODES_TO_FIND = 100
+MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
+
+
+@dataclass(slots=True)
+class Diagnosis:
+    """Why nodes were rejected: per node for those filtered, one status for those never evaluated."""
+
+    node_statuses: dict[str, Status] = field(default_factory=dict)
+    absent_status: Status | None = None
+    unschedulable_plugins: set[str] = field(default_factory=set)
+    pre_filter_message: str = ""
+    post_filter_message: str = ""
+
+    def status_of(self, node_name: str) -> Status | None:
+        return self.node_statuses.get(node_name, self.absent_status)
+
+    def reason_histogram(self, all_nodes: list[NodeInfo]) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for node in all_nodes:
+            status = self.status_of(node.name)
+            if status is None:
+                continue
+            for reason in status.reasons:
+                counts[reason] = counts.get(reason, 0) + 1
+        return counts
+
+
+@dataclass(slots=True)
+class ScheduleResult:
+    pod: Pod
+    selected: str | None
+    feasible: list[str] = field(default_factory=list)
+    scores: list[NodePluginScores] = field(default_factory=list)
+    evaluated_nodes: int = 0
+    diagnosis: Diagnosis = field(default_factory=Diagnosis)
+    message: str = ""
+    nominated_node: str | None = None
+    state: CycleState | None = None
+
+    @property
+    def scheduled(self) -> bool:
+        return self.selected is not None
+
+
+def num_feasible_nodes_to_find(percentage_of_nodes_to_score: int, num_all_nodes: int) -> int:
+    """How many fitting nodes are enough: all below 100 nodes, then an adaptive percentage."""
+    if num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND:
+        return num_all_nodes
+    percentage = percentage_of_nodes_to_score
+    if percentage == 0:
+        percentage = max(50 - num_all_nodes // 125, MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND)
+    return max(num_all_nodes * percentage // 100, MIN_FEASIBLE_NODES_TO_FIND)
+
+
+def select_host(scores: list[NodePluginScores], rng: random.Random) -> str:
+    """The highest total wins; among equals each is chosen with equal probability (reservoir sampling)."""
+    best = scores[0]
+    tied = 1
+    for candidate in scores[1:]:
+        if candidate.total > best.total:
+            best, tied = candidate, 1
+        elif candidate.total == best.total:
+            tied += 1
+            if rng.randrange(tied) == 0:
+                best = candidate
+    return best.name
+
+
+class Scheduler:
+    """kube-scheduler's scheduling logic over a Snapshot, one profile per schedulerName."""
+
+    def __init__(
+        self,
+        configuration: SchedulerConfiguration | None = None,
+        *,
+        registry: Mapping[str, PluginFactory] | None = None,
+        seed: int = 0,
+        handle: Handle | None = None,
+    ) -> None:
+        from scheduler_core.scheduler.registry import DEFAULT_REGISTRY
+
+        self.configuration = configuration or SchedulerConfiguration()
+        self.handle = handle or Handle()
+        self.frameworks = {
+            profile.scheduler_name: Framework(profile, registry or DEFAULT_REGISTRY, self.handle)
+            for profile in self.configuration.profiles
+        }
+        self.rng = random.Random(seed)
+        self.next_start_node_index = 0
+
+    @property
+    def snapshot(self) -> Snapshot:
+        return self.handle.snapshot
+
+    def framework_for(self, pod: Pod) -> Framework | None:
+        return self.frameworks.get(pod.spec.scheduler_name)
+
+    def percentage_for(self, framework: Framework) -> int:
+        own = framework.profile.percentage_of_nodes_to_score
+        return own if own is not None else self.configuration.percentage_of_nodes_to_score
+
+    # ------------------------------------------------------------------ schedulePod
+
+    def schedule_pod(self, pod: Pod) -> ScheduleResult:
+        framework = self.framework_for(pod)
+        if framework is None:
+            return ScheduleResult(
+                pod, None, message=f'profile not found for scheduler name "{pod.spec.scheduler_name}"'
+            )
+        all_nodes = self.snapshot.nodes()
+        if not all_nodes:
+            return ScheduleResult(pod, None, message=NO_NODES_AVAILABLE_TO_SCHEDULE)
+        state = CycleState()
+        feasible, diagnosis, evaluated = self.find_nodes_that_fit(framework, state, pod)
+        if not feasible:
+            result = ScheduleResult(pod, None, evaluated_nodes=evaluated, diagnosis=diagnosis, state=state)
+            result.nominated_node = self.run_post_filter(framework, state, pod, diagnosis)
+            result.message = fit_error_message(
+                len(all_nodes),
+                diagnosis.reason_histogram(all_nodes),
+                diagnosis.pre_filter_message,
+                diagnosis.post_filter_message,
+            )
+            return result
+        if len(feasible) == 1:
+            return ScheduleResult(
+                pod, feasible[0].name, [feasible[0].name], evaluated_nodes=evaluated, diagnosis=diagnosis, state=state
+            )
+        scores = self.prioritize_nodes(framework, state, pod, feasible)
+        selected = select_host(scores, self.rng)
+        return ScheduleResult(
+            pod, selected, [n.name for n in feasible], scores, evaluated, diagnosis=diagnosis, state=state
+        )
+
+    def run_post_filter(self, framework: Framework, state: CycleState, pod: Pod, diagnosis: Diagnosis) -> str | None:
+        if not framework.points["postFilter"]:
+            return None
+        statuses = {node.name: status for node in self.snapshot.nodes() if (status := diagnosis.status_of(node.name))}
+        nominated, status = framework.run_post_filter(state, pod, statuses)
+        if status.reasons:
+            diagnosis.post_filter_message = status.message
+        return nominated if status.is_success else None
+
+    def find_nodes_that_fit(
+        self, framework: Framework, state: CycleState, pod: Pod
+    ) -> tuple[list[NodeInfo], Diagnosis, int]:
+        diagnosis = Diagnosis()
+        all_nodes = self.snapshot.nodes()
+        pre_result, status, narrowing = framework.run_pre_filter(state, pod, all_nodes)
+        if not status.is_success:
+            if status.code is Code.Error:
+                raise SchedulingError(status.message)
+            diagnosis.absent_status = status
+            diagnosis.pre_filter_message = status.message
+            if status.plugin:
+                diagnosis.unschedulable_plugins.add(status.plugin)
+            return [], diagnosis, 0
+
+        # A pod already nominated to a node (by preemption) tries that node first.
+        nominated_name = pod.status.nominated_node_name
+        if nominated_name:
+            nominated = self.snapshot.get(nominated_name)
+            if nominated is not None and framework.run_filter(state, pod, nominated).is_success:
+                return [nominated], diagnosis, 1
+
+        nodes = all_nodes
+        if pre_result is not None and pre_result.node_names is not None:
+            nodes = [node for node in all_nodes if node.name in pre_result.node_names]
+            # Nodes a PreFilter ruled out count as rejected by it (SetAbsentNodesStatus).
+            diagnosis.absent_status = Status(
+                Code.UnschedulableAndUnresolvable,
+                (f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(narrowing))}]",),
+            )
+        feasible, evaluated = self.find_nodes_that_pass_filters(framework, state, pod, diagnosis, nodes)
+        return feasible, diagnosis, evaluated
+
+    def find_nodes_that_pass_filters(
+        self, framework: Framework, state: CycleState, pod: Pod, diagnosis: Diagnosis, nodes: list[NodeInfo]
+    ) -> tuple[list[NodeInfo], int]:
+        count = len(nodes)
+        if count == 0:
+            return [], 0
+        to_find = num_feasible_nodes_to_find(self.percentage_for(framework), count)
+        start = self.next_start_node_index % count
+        feasible: list[NodeInfo] = []
+        processed = 0
+        if not framework.has_filter_plugins():
+            feasible = [nodes[(start + i) % count] for i in range(to_find)]
+            processed = to_find
+        else:
+            statuses = diagnosis.node_statuses
+            for i in range(count):
+                node = nodes[(start + i) % count]
+                status = framework.run_filter(state, pod, node)
+                processed += 1
+                if status.is_success:
+                    feasible.append(node)
+                    if len(feasible) >= to_find:
+                        break
+                elif status.code is Code.Error:
+                    raise SchedulingError(status.message)
+                else:
+                    statuses[node.name] = status
+                    if status.plugin:
+                        diagnosis.unschedulable_plugins.add(status.plugin)
+        self.next_start_node_index = (start + processed) % count
+        return feasible, processed
+
+    def prioritize_nodes(
+        self, framework: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo]
+    ) -> list[NodePluginScores]:
+        if not framework.has_score_plugins():
+            return [NodePluginScores(node.name, total=1) for node in nodes]
+        status = framework.run_pre_score(state, pod, nodes)
+        if not status.is_success:
+            raise SchedulingError(status.message)
+        return framework.run_score(state, pod, nodes)
+
+    # ------------------------------------------------------------------ cluster changes
+
+    def bind(self, pod: Pod, node_name: str) -> Pod:
+        """Assume and bind: the pod now counts on the node for every later decision."""
+        bound = replace(
+            pod, spec=replace(pod.spec, node_name=node_name), status=replace(pod.status, nominated_node_name="")
+        )
+        self.snapshot.add_pod(bound)
+        return bound

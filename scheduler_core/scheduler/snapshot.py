@@ -1,0 +1,407 @@
+"""The scheduler's view of the cluster: NodeInfo with running aggregates, kept up to date
+incrementally as pods are bound and removed (pkg/scheduler/framework/types.go, internal/cache).
+"""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from scheduler_core.api.selectors import label_selector_matches
+from scheduler_core.api.types import (
+    CPU,
+    EMPTY,
+    MEMORY,
+    PODS,
+    LabelSelector,
+    LabelSelectorRequirement,
+    Node,
+    Pod,
+    PodAffinityTerm,
+)
+from scheduler_core.scheduler.resources import non_zero_requests, pod_requests
+
+ZONE_LABEL = "topology.kubernetes.io/zone"
+REGION_LABEL = "topology.kubernetes.io/region"
+DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
+
+
+@dataclass(frozen=True, slots=True)
+class AffinityTerm:
+    """A pod (anti-)affinity term with its namespaces resolved (framework.AffinityTerm)."""
+
+    namespaces: frozenset[str]
+    selector: LabelSelector | None
+    topology_key: str
+    namespace_selector: LabelSelector | None
+
+    def matches(self, pod: Pod, namespace_labels: Mapping[str, str] | None) -> bool:
+        in_namespace = pod.namespace in self.namespaces or (
+            self.namespace_selector is not None
+            and label_selector_matches(self.namespace_selector, namespace_labels or EMPTY)
+        )
+        return in_namespace and label_selector_matches(self.selector, pod.labels)
+
+
+@dataclass(frozen=True, slots=True)
+class WeightedAffinityTerm:
+    term: AffinityTerm
+    weight: int
+
+
+def _merged_selector(term: PodAffinityTerm, pod: Pod) -> LabelSelector | None:
+    """matchLabelKeys/mismatchLabelKeys become In/NotIn requirements on the pod's own values
+    (done by the API server at pod creation since v1.33; the scheduler sees the merged selector)."""
+    selector = term.label_selector
+    extra = [
+        LabelSelectorRequirement(key, "In", (pod.labels[key],)) for key in term.match_label_keys if key in pod.labels
+    ] + [
+        LabelSelectorRequirement(key, "NotIn", (pod.labels[key],))
+        for key in term.mismatch_label_keys
+        if key in pod.labels
+    ]
+    if not extra or selector is None:
+        return selector
+    return LabelSelector(selector.match_labels, selector.match_expressions + tuple(extra))
+
+
+def affinity_term(term: PodAffinityTerm, pod: Pod) -> AffinityTerm:
+    namespaces = frozenset(term.namespaces)
+    if not namespaces and term.namespace_selector is None:
+        namespaces = frozenset((pod.namespace,))
+    return AffinityTerm(namespaces, _merged_selector(term, pod), term.topology_key, term.namespace_selector)
+
+
+class PodInfo:
+    """A pod with what the plugins read from it computed once (framework.PodInfo)."""
+
+    __slots__ = (
+        "host_ports",
+        "non_zero_cpu",
+        "non_zero_memory",
+        "pod",
+        "preferred_affinity_terms",
+        "preferred_anti_affinity_terms",
+        "requests",
+        "required_affinity_terms",
+        "required_anti_affinity_terms",
+    )
+
+    def __init__(self, pod: Pod) -> None:
+        self.pod = pod
+        self.requests = pod_requests(pod)
+        self.non_zero_cpu, self.non_zero_memory = non_zero_requests(pod)
+        affinity = pod.spec.affinity
+        pod_affinity = affinity.pod_affinity if affinity else None
+        anti_affinity = affinity.pod_anti_affinity if affinity else None
+        self.required_affinity_terms = (
+            tuple(affinity_term(t, pod) for t in pod_affinity.required) if pod_affinity else ()
+        )
+        self.required_anti_affinity_terms = (
+            tuple(affinity_term(t, pod) for t in anti_affinity.required) if anti_affinity else ()
+        )
+        self.preferred_affinity_terms = (
+            tuple(
+                WeightedAffinityTerm(affinity_term(w.pod_affinity_term, pod), w.weight) for w in pod_affinity.preferred
+            )
+            if pod_affinity
+            else ()
+        )
+        self.preferred_anti_affinity_terms = (
+            tuple(
+                WeightedAffinityTerm(affinity_term(w.pod_affinity_term, pod), w.weight) for w in anti_affinity.preferred
+            )
+            if anti_affinity
+            else ()
+        )
+        # util.GetHostPorts: sidecars (restartable init containers) first, then containers.
+        self.host_ports = tuple(
+            (port.host_ip or DEFAULT_BIND_ALL_HOST_IP, port.protocol or "TCP", port.host_port)
+            for container in tuple(c for c in pod.spec.init_containers if c.restart_policy == "Always")
+            + pod.spec.containers
+            for port in container.ports
+            if port.host_port > 0
+        )
+
+    @property
+    def has_affinity(self) -> bool:
+        affinity = self.pod.spec.affinity
+        return affinity is not None and (affinity.pod_affinity is not None or affinity.pod_anti_affinity is not None)
+
+    @property
+    def has_required_anti_affinity(self) -> bool:
+        return bool(self.required_anti_affinity_terms)
+
+
+class NodeInfo:
+    """One node and the pods on it, with aggregates updated on every add and remove."""
+
+    __slots__ = (
+        "allocatable",
+        "generation",
+        "image_sizes",
+        "node",
+        "non_zero_cpu",
+        "non_zero_memory",
+        "pods",
+        "pods_with_affinity",
+        "pods_with_required_anti_affinity",
+        "requested",
+        "used_ports",
+    )
+
+    def __init__(self, node: Node) -> None:
+        self.node = node
+        self.allocatable: Mapping[str, int] = node.status.allocatable
+        self.pods: list[PodInfo] = []
+        self.pods_with_affinity: list[PodInfo] = []
+        self.pods_with_required_anti_affinity: list[PodInfo] = []
+        self.requested: dict[str, int] = {}
+        self.non_zero_cpu = 0
+        self.non_zero_memory = 0
+        self.used_ports: dict[tuple[str, str, int], int] = {}
+        # image name -> size in bytes; how many nodes hold an image is asked of the Snapshot
+        self.image_sizes: dict[str, int] = {
+            name: image.size_bytes for image in node.status.images for name in image.names
+        }
+        self.generation = 0
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    @property
+    def allowed_pod_number(self) -> int:
+        return self.allocatable.get(PODS, 0)
+
+    def add_pod(self, info: PodInfo) -> None:
+        self.pods.append(info)
+        if info.has_affinity:
+            self.pods_with_affinity.append(info)
+        if info.has_required_anti_affinity:
+            self.pods_with_required_anti_affinity.append(info)
+        self._account(info, 1)
+
+    def remove_pod(self, pod_key: str) -> PodInfo | None:
+        for index, info in enumerate(self.pods):
+            if info.pod.key == pod_key:
+                del self.pods[index]
+                self.pods_with_affinity = [p for p in self.pods_with_affinity if p is not info]
+                self.pods_with_required_anti_affinity = [
+                    p for p in self.pods_with_required_anti_affinity if p is not info
+                ]
+                self._account(info, -1)
+                return info
+        return None
+
+    def _account(self, info: PodInfo, sign: int) -> None:
+        requested = self.requested
+        for name, amount in info.requests.items():
+            requested[name] = requested.get(name, 0) + sign * amount
+        self.non_zero_cpu += sign * info.non_zero_cpu
+        self.non_zero_memory += sign * info.non_zero_memory
+        for port in info.host_ports:
+            count = self.used_ports.get(port, 0) + sign
+            if count:
+                self.used_ports[port] = count
+            else:
+                self.used_ports.pop(port, None)
+        self.generation += 1
+
+    def requested_cpu(self) -> int:
+        return self.requested.get(CPU, 0)
+
+    def requested_memory(self) -> int:
+        return self.requested.get(MEMORY, 0)
+
+    def clone(self) -> "NodeInfo":
+        """A copy whose pod lists and aggregates can change without touching this one (preemption what-ifs)."""
+        copy = NodeInfo.__new__(NodeInfo)
+        copy.node = self.node
+        copy.allocatable = self.allocatable
+        copy.pods = list(self.pods)
+        copy.pods_with_affinity = list(self.pods_with_affinity)
+        copy.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
+        copy.requested = dict(self.requested)
+        copy.non_zero_cpu = self.non_zero_cpu
+        copy.non_zero_memory = self.non_zero_memory
+        copy.used_ports = dict(self.used_ports)
+        copy.image_sizes = self.image_sizes
+        copy.generation = self.generation
+        return copy
+
+
+def zone_key(node: Node) -> str:
+    """pkg/util/node GetZoneKey: region and zone joined, empty when the node has neither."""
+    region = node.labels.get(REGION_LABEL, "")
+    zone = node.labels.get(ZONE_LABEL, "")
+    if not region and not zone:
+        return ""
+    return f"{region}:\x00:{zone}"
+
+
+@dataclass(slots=True)
+class _Zone:
+    key: str
+    nodes: list[str] = field(default_factory=list)
+
+
+class Snapshot:
+    """All NodeInfos, listed in upstream's node-tree order: zones in turn, one node from each.
+
+    The order matters: it decides which nodes the sampling of percentageOfNodesToScore visits and so,
+    with the rotating start index, where pods land in large clusters.
+    """
+
+    def __init__(self) -> None:
+        self.node_infos: dict[str, NodeInfo] = {}
+        self._zones: list[_Zone] = []
+        self._ordered: list[NodeInfo] | None = None
+        self._with_affinity: list[NodeInfo] | None = None
+        self._with_required_anti_affinity: list[NodeInfo] | None = None
+        self._images: dict[str, set[str]] = {}  # image name -> nodes that have it
+        self.namespace_labels: dict[str, Mapping[str, str]] = {}
+
+    # ------------------------------------------------------------------ nodes
+
+    def add_node(self, node: Node) -> NodeInfo:
+        if node.name in self.node_infos:
+            return self.update_node(node)
+        info = NodeInfo(node)
+        self.node_infos[node.name] = info
+        key = zone_key(node)
+        zone = next((z for z in self._zones if z.key == key), None)
+        if zone is None:
+            zone = _Zone(key)
+            self._zones.append(zone)
+        zone.nodes.append(node.name)
+        self._add_images(node)
+        self._invalidate()
+        return info
+
+    def update_node(self, node: Node) -> NodeInfo:
+        info = self.node_infos[node.name]
+        old = info.node
+        if zone_key(old) != zone_key(node):
+            self._remove_from_zone(old)
+            key = zone_key(node)
+            zone = next((z for z in self._zones if z.key == key), None)
+            if zone is None:
+                zone = _Zone(key)
+                self._zones.append(zone)
+            zone.nodes.append(node.name)
+        self._remove_images(old)
+        info.node = node
+        info.allocatable = node.status.allocatable
+        info.image_sizes = {name: image.size_bytes for image in node.status.images for name in image.names}
+        info.generation += 1
+        self._add_images(node)
+        self._invalidate()
+        return info
+
+    def remove_node(self, name: str) -> NodeInfo | None:
+        info = self.node_infos.pop(name, None)
+        if info is None:
+            return None
+        self._remove_from_zone(info.node)
+        self._remove_images(info.node)
+        self._invalidate()
+        return info
+
+    def _remove_from_zone(self, node: Node) -> None:
+        key = zone_key(node)
+        for index, zone in enumerate(self._zones):
+            if zone.key == key:
+                zone.nodes.remove(node.name)
+                if not zone.nodes:
+                    del self._zones[index]
+                return
+
+    # ------------------------------------------------------------------ images
+
+    def _add_images(self, node: Node) -> None:
+        for image in node.status.images:
+            for name in image.names:
+                self._images.setdefault(name, set()).add(node.name)
+
+    def _remove_images(self, node: Node) -> None:
+        for image in node.status.images:
+            for name in image.names:
+                holders = self._images.get(name)
+                if holders is not None:
+                    holders.discard(node.name)
+                    if not holders:
+                        del self._images[name]
+
+    def image_num_nodes(self, image: str) -> int:
+        """How many nodes hold the image (ImageStateSummary.NumNodes)."""
+        return len(self._images.get(image, ()))
+
+    # ------------------------------------------------------------------ pods
+
+    def add_pod(self, pod: Pod) -> PodInfo:
+        info = PodInfo(pod)
+        node = self.node_infos[pod.spec.node_name]
+        node.add_pod(info)
+        if info.has_affinity:
+            self._with_affinity = None
+        if info.has_required_anti_affinity:
+            self._with_required_anti_affinity = None
+        return info
+
+    def remove_pod(self, pod: Pod) -> PodInfo | None:
+        node = self.node_infos.get(pod.spec.node_name)
+        if node is None:
+            return None
+        info = node.remove_pod(pod.key)
+        if info is not None:
+            self._with_affinity = None
+            self._with_required_anti_affinity = None
+        return info
+
+    # ------------------------------------------------------------------ listing
+
+    def _invalidate(self) -> None:
+        self._ordered = None
+        self._with_affinity = None
+        self._with_required_anti_affinity = None
+
+    def nodes(self) -> list[NodeInfo]:
+        if self._ordered is None:
+            ordered: list[NodeInfo] = []
+            remaining = sum(len(zone.nodes) for zone in self._zones)
+            depth = 0
+            while len(ordered) < remaining:
+                for zone in self._zones:
+                    if depth < len(zone.nodes):
+                        ordered.append(self.node_infos[zone.nodes[depth]])
+                depth += 1
+            self._ordered = ordered
+        return self._ordered
+
+    def have_pods_with_affinity(self) -> list[NodeInfo]:
+        if self._with_affinity is None:
+            self._with_affinity = [info for info in self.nodes() if info.pods_with_affinity]
+        return self._with_affinity
+
+    def have_pods_with_required_anti_affinity(self) -> list[NodeInfo]:
+        if self._with_required_anti_affinity is None:
+            self._with_required_anti_affinity = [info for info in self.nodes() if info.pods_with_required_anti_affinity]
+        return self._with_required_anti_affinity
+
+    def get(self, name: str) -> NodeInfo | None:
+        return self.node_infos.get(name)
+
+    def __len__(self) -> int:
+        return len(self.node_infos)
+
+
+def build_snapshot(
+    nodes: Iterable[Node], pods: Iterable[Pod], namespace_labels: Mapping[str, Mapping[str, str]] | None = None
+) -> Snapshot:
+    snapshot = Snapshot()
+    for node in nodes:
+        snapshot.add_node(node)
+    for pod in pods:
+        if pod.spec.node_name in snapshot.node_infos:
+            snapshot.add_pod(pod)
+    snapshot.namespace_labels = dict(namespace_labels or {})
+    return snapshot
