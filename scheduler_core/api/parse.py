@@ -43,6 +43,7 @@ from scheduler_core.api.types import (
     WeightedPodAffinityTerm,
 )
 from scheduler_core.api.validation import (
+    API_VALIDATION,
     dns_label_problem,
     label_value_problem,
     qualified_name_problem,
@@ -229,6 +230,10 @@ def parse_node_selector_term(fields: Fields) -> NodeSelectorTerm:
 def _node_requirement(fields: Fields, *, is_field: bool) -> NodeSelectorRequirement:
     fields.reject_unknown({"key", "operator", "values"})
     key = _required_str(fields, "key")
+    if not is_field:
+        problem = qualified_name_problem(key)
+        if problem:
+            raise fields.error("key", f'Invalid value: "{key[:80]}": {problem}')
     operator = fields.one_of("operator", NODE_SELECTOR_OPERATORS)
     if operator is None:
         raise fields.error("operator", "Required value")
@@ -462,7 +467,7 @@ def parse_pod_spec(parent: Fields, key: str = "spec") -> PodSpec:
         raise parent.error(key, "Required value")
     fields.reject_unknown(POD_SPEC_FIELDS)
     containers = tuple(parse_container(item, init=False) for item in fields.objects("containers"))
-    if not containers:
+    if not containers and API_VALIDATION.get():
         raise fields.error("containers", "Required value: a pod needs at least one container")
     _no_duplicate_names(fields, "containers", containers)
     init_containers = tuple(parse_container(item, init=True) for item in fields.objects("initContainers"))

@@ -6,6 +6,7 @@ with no values, Gt with a non-integer) is ignored, as upstream's parser rejects 
 """
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from scheduler_core.api.types import (
     LabelSelector,
@@ -14,6 +15,7 @@ from scheduler_core.api.types import (
     NodeSelectorRequirement,
     NodeSelectorTerm,
 )
+from scheduler_core.api.validation import label_value_problem, qualified_name_problem
 
 NODE_NAME_FIELD = "metadata.name"
 
@@ -41,10 +43,14 @@ def requirement_matches(
     return False
 
 
+@lru_cache(maxsize=8192)
 def _requirement_is_valid(requirement: LabelSelectorRequirement | NodeSelectorRequirement) -> bool:
+    """labels.NewRequirement's checks: a valid key, and values that are valid label values."""
     operator, values = requirement.operator, requirement.values
+    if qualified_name_problem(requirement.key):
+        return False
     if operator in ("In", "NotIn"):
-        return len(values) > 0
+        return len(values) > 0 and not any(label_value_problem(value) for value in values)
     if operator in ("Exists", "DoesNotExist"):
         return len(values) == 0
     if operator in ("Gt", "Lt"):
@@ -81,7 +87,7 @@ def node_selector_term_matches(term: NodeSelectorTerm, node_name: str, labels: M
     for requirement in term.match_fields:
         if requirement.key != NODE_NAME_FIELD or requirement.operator not in ("In", "NotIn"):
             return False
-        if not _requirement_is_valid(requirement) or len(requirement.values) != 1:
+        if len(requirement.values) != 1:
             return False
         if not requirement_matches(requirement, {NODE_NAME_FIELD: node_name}):
             return False

@@ -7,9 +7,10 @@ engine or a page.
 import re
 from contextvars import ContextVar
 
-# Object names are checked as the API server checks them. Upstream's unit-test tables build objects
-# without the API server ("nodeA"), so their runner turns this off.
-VALIDATE_OBJECT_NAMES: ContextVar[bool] = ContextVar("VALIDATE_OBJECT_NAMES", default=True)
+# Objects are checked as the API server checks them (names, a pod's containers). Upstream's unit-test
+# tables build objects without an API server ("nodeA", pods with no container), so their runner
+# turns this off.
+API_VALIDATION: ContextVar[bool] = ContextVar("API_VALIDATION", default=True)
 
 _NAME_PART = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
 _LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
@@ -62,7 +63,7 @@ def label_value_problem(value: str) -> str | None:
 
 
 def subdomain_problem(value: str) -> str | None:
-    if not VALIDATE_OBJECT_NAMES.get():
+    if not API_VALIDATION.get():
         return None if value and len(value) <= 253 and "/" not in value else "must be a non-empty name without '/'"
     if len(value) > 253:
         return "must be no more than 253 characters"

@@ -14,7 +14,11 @@ from scheduler_core.api.types import CPU, MEMORY, Container, Pod
 DEFAULT_MILLI_CPU_REQUEST = 100
 DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
 NON_ZERO_DEFAULTS: Mapping[str, int] = {CPU: DEFAULT_MILLI_CPU_REQUEST, MEMORY: DEFAULT_MEMORY_REQUEST}
-POD_LEVEL_RESOURCES = (CPU, MEMORY)
+POD_LEVEL_RESOURCES = (CPU, MEMORY)  # plus every hugepages-<size>
+
+
+def is_pod_level_resource(name: str) -> bool:
+    return name in POD_LEVEL_RESOURCES or name.startswith("hugepages-")
 
 
 def _container_requests(container: Container, non_missing: Mapping[str, int] | None) -> Mapping[str, int]:
@@ -61,10 +65,10 @@ def pod_requests(pod: Pod, non_missing: Mapping[str, int] | None = None) -> dict
     _keep_max(requests, init_peak)
 
     pod_level = pod.spec.resources
-    if pod_level is not None and any(name in pod_level.requests for name in POD_LEVEL_RESOURCES):
-        for name in POD_LEVEL_RESOURCES:
-            if name in pod_level.requests:
-                requests[name] = pod_level.requests[name]
+    if pod_level is not None and pod_level.requests:
+        for name, amount in pod_level.requests.items():
+            if is_pod_level_resource(name):
+                requests[name] = amount
 
     _add(requests, pod.spec.overhead)
     return requests

@@ -1,0 +1,1 @@
+"""Admission plugins: what the API server changes or refuses before an object is stored."""

@@ -1,0 +1,147 @@
+"""The command line: `python -m scheduler_core explain|simulate|bench`.
+
+A contract other tools drive the engine through: bad input exits with status 2 and one message
+naming the document, the field and the line; never a traceback.
+"""
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from scheduler_core.api.manifests import Manifest, load_manifests
+from scheduler_core.api.yaml_loader import MAX_YAML_BYTES
+from scheduler_core.errors import ManifestError
+from scheduler_core.explain import Explanation, explain
+from scheduler_core.scheduler.config import SchedulerConfiguration, parse_configuration
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL_ERROR = 3
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        raise UsageError(message)
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        text = sys.stdin.read(MAX_YAML_BYTES + 1)
+    else:
+        file = Path(path)
+        if not file.is_file():
+            raise UsageError(f"{path}: no such file")
+        if file.stat().st_size > MAX_YAML_BYTES:
+            raise UsageError(f"{path}: larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB")
+        text = file.read_text(encoding="utf-8", errors="replace")
+    return text
+
+
+def _manifests(paths: Sequence[str]) -> list[Manifest]:
+    manifests: list[Manifest] = []
+    for path in paths:
+        try:
+            manifests.extend(load_manifests(_read(path), source=path))
+        except ManifestError as error:
+            raise ManifestError(f"{path}: {error.document}", error.path, error.message, error.line) from None
+    return manifests
+
+
+def _configuration(path: str | None) -> SchedulerConfiguration | None:
+    if path is None:
+        return None
+    try:
+        return parse_configuration(_read(path), source=path)
+    except ManifestError as error:
+        raise ManifestError(f"{path}: {error.document}", error.path, error.message, error.line) from None
+
+
+def _pod_key(raw: str) -> str:
+    return raw if "/" in raw else f"default/{raw}"
+
+
+# ---------------------------------------------------------------------------- explain
+
+
+def render_explanation(explanation: Explanation, out: TextIO) -> None:
+    if explanation.selected:
+        out.write(f"Pod {explanation.pod} would be scheduled to {explanation.selected}\n")
+    else:
+        out.write(f"Pod {explanation.pod} stays Pending: {explanation.message}\n")
+        if explanation.nominated_node:
+            out.write(f"Preemption nominates node {explanation.nominated_node}\n")
+    plugins = [name for name in explanation.weights if any(name in n.scores for n in explanation.nodes)]
+    header = ["NODE", "FITS", *[f"{p}(x{explanation.weights[p]})" for p in plugins], "TOTAL", "WHY NOT"]
+    rows = []
+    for node in explanation.nodes:
+        if node.feasible:
+            scores = [str(node.scores.get(p, "-")) for p in plugins]
+            mark = "*" if node.name == explanation.selected else ""
+            rows.append([node.name + mark, "yes", *scores, str(node.total), ""])
+        else:
+            why = f"{node.plugin}: {', '.join(node.reasons)}" if node.plugin else ", ".join(node.reasons)
+            rows.append([node.name, "no", *["" for _ in plugins], "", why])
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        out.write("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() + "\n")
+    out.write("Scores are each plugin's normalized score (0-100); TOTAL is their sum times the weights.\n")
+
+
+def _run_explain(args: argparse.Namespace, out: TextIO) -> int:
+    manifests = _manifests(args.file)
+    explanation = explain(manifests, _pod_key(args.pod), _configuration(args.config), seed=args.seed)
+    if args.output == "json":
+        json.dump(explanation.as_dict(), out, indent=2)
+        out.write("\n")
+    else:
+        render_explanation(explanation, out)
+    return 0
+
+
+# ---------------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m scheduler_core", description="A faithful kube-scheduler, in pure Python.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    explain_cmd = commands.add_parser("explain", help="why a pod lands on a node, or why it is Pending")
+    explain_cmd.add_argument(
+        "-f", "--file", action="append", required=True, help="multi-document YAML (repeatable; - for stdin)"
+    )
+    explain_cmd.add_argument("--config", help="a KubeSchedulerConfiguration file")
+    explain_cmd.add_argument("--pod", required=True, help="[NAMESPACE/]NAME of the pod to explain")
+    explain_cmd.add_argument("--seed", type=int, default=0, help="seed of the tie-breaking random generator")
+    explain_cmd.add_argument("-o", "--output", choices=["json", "table"], default="table")
+    explain_cmd.set_defaults(run=_run_explain)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        args = build_parser().parse_args(argv)
+        run: Any = args.run
+        return int(run(args, out))
+    except UsageError as error:
+        err.write(f"error: {error}\n")
+        return EXIT_BAD_INPUT
+    except ManifestError as error:
+        err.write(f"error: {error}\n")
+        return EXIT_BAD_INPUT
+    except RecursionError:
+        err.write("error: the input is nested too deeply\n")
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0  # the reader (head, less) went away: nothing left to say
+    except Exception as error:  # a bug of ours: say so in one line, never with a traceback
+        err.write(f"internal error: {type(error).__name__}: {error}\n")
+        return EXIT_INTERNAL_ERROR

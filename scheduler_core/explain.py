@@ -1,0 +1,234 @@
+"""`explain`: why a pod lands where it lands, or why it stays Pending.
+
+The files describe a cluster: Nodes, bound Pods, Namespaces, PriorityClasses, PodDisruptionBudgets.
+Every other unbound Pod is scheduled first, in document order; then the pod asked about is
+scheduled against that state, and every node's verdict and scores are reported.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from scheduler_core.admission.priority import AdmissionError, admit_priority
+from scheduler_core.api.manifests import Manifest
+from scheduler_core.api.types import Namespace, Node, Pod, PodDisruptionBudget, PriorityClass
+from scheduler_core.errors import ManifestError
+from scheduler_core.scheduler.config import SchedulerConfiguration
+from scheduler_core.scheduler.framework import Code, CycleState, Status
+from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
+from scheduler_core.scheduler.snapshot import NodeInfo
+
+TERMINAL_PHASES = ("Succeeded", "Failed")
+
+
+@dataclass(slots=True)
+class ClusterInput:
+    """The objects of the files, by kind, in document order."""
+
+    nodes: list[Node] = field(default_factory=list)
+    pods: list[tuple[Pod, Manifest]] = field(default_factory=list)
+    namespaces: list[Namespace] = field(default_factory=list)
+    priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
+    pdbs: list[PodDisruptionBudget] = field(default_factory=list)
+
+
+def collect(manifests: Sequence[Manifest]) -> ClusterInput:
+    cluster = ClusterInput()
+    seen: dict[tuple[str, str], Manifest] = {}
+    for manifest in manifests:
+        key = (manifest.kind, getattr(manifest.object.metadata, "key", ""))
+        if key in seen:
+            raise ManifestError(
+                manifest.document,
+                "metadata.name",
+                f"duplicate object: also defined at line {seen[key].line}",
+                manifest.line,
+            )
+        seen[key] = manifest
+        obj = manifest.object
+        if isinstance(obj, Node):
+            cluster.nodes.append(obj)
+        elif isinstance(obj, Pod):
+            cluster.pods.append((obj, manifest))
+        elif isinstance(obj, Namespace):
+            cluster.namespaces.append(obj)
+        elif isinstance(obj, PriorityClass):
+            cluster.priority_classes[obj.metadata.name] = obj
+        elif isinstance(obj, PodDisruptionBudget):
+            cluster.pdbs.append(obj)
+    return cluster
+
+
+@dataclass(slots=True)
+class NodeReport:
+    name: str
+    feasible: bool
+    plugin: str = ""
+    reasons: list[str] = field(default_factory=list)
+    scores: dict[str, int] = field(default_factory=dict)
+    total: int | None = None
+    evaluated: bool = True
+
+    def as_dict(self) -> dict[str, Any]:
+        if self.feasible:
+            entry: dict[str, Any] = {
+                "name": self.name,
+                "feasible": True,
+                "reasons": [],
+                "scores": self.scores,
+                "total": self.total,
+            }
+        else:
+            entry = {"name": self.name, "feasible": False, "plugin": self.plugin, "reasons": self.reasons}
+        if not self.evaluated:
+            entry["evaluated"] = False
+        return entry
+
+
+@dataclass(slots=True)
+class Explanation:
+    pod: str
+    selected: str | None
+    message: str
+    nodes: list[NodeReport]
+    weights: dict[str, int]
+    nominated_node: str | None = None
+    scoring_skipped: bool = False
+    earlier_pods: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        result: dict[str, Any] = {"pod": self.pod, "selected": self.selected}
+        if self.selected is None:
+            result["message"] = self.message
+        if self.nominated_node:
+            result["nominatedNodeName"] = self.nominated_node
+        result["nodes"] = [node.as_dict() for node in self.nodes]
+        result["weights"] = self.weights
+        if self.scoring_skipped:
+            result["note"] = "only one node fits: kube-scheduler skips scoring; the scores are shown for reference"
+        result["earlierPods"] = self.earlier_pods
+        return result
+
+
+def _admitted(pod: Pod, manifest: Manifest, classes: dict[str, PriorityClass]) -> Pod:
+    try:
+        return admit_priority(pod, classes)
+    except AdmissionError as error:
+        raise ManifestError(manifest.document, "spec.priorityClassName", str(error), manifest.line) from None
+
+
+def explain(
+    manifests: Sequence[Manifest],
+    pod_key: str,
+    configuration: SchedulerConfiguration | None = None,
+    seed: int = 0,
+) -> Explanation:
+    cluster = collect(manifests)
+    target = next(((pod, m) for pod, m in cluster.pods if pod.key == pod_key), None)
+    if target is None:
+        known = ", ".join(pod.key for pod, _ in cluster.pods[:20]) or "none"
+        raise ManifestError(pod_key, "", f"no Pod {pod_key} in the files (pods: {known})")
+
+    scheduler = Scheduler(configuration, seed=seed)
+    snapshot = scheduler.snapshot
+    snapshot.namespace_labels = {ns.metadata.name: ns.metadata.labels for ns in cluster.namespaces}
+    scheduler.handle.pdbs = list(cluster.pdbs)
+    for node in cluster.nodes:
+        snapshot.add_node(node)
+
+    pending: list[Pod] = []
+    for pod, manifest in cluster.pods:
+        if pod.status.phase in TERMINAL_PHASES or (pod is target[0]):
+            continue
+        admitted = _admitted(pod, manifest, cluster.priority_classes)
+        if admitted.spec.node_name:
+            if snapshot.get(admitted.spec.node_name) is None:
+                raise ManifestError(
+                    manifest.document,
+                    "spec.nodeName",
+                    f'node "{admitted.spec.node_name}" is not in the files',
+                    manifest.line,
+                )
+            snapshot.add_pod(admitted)
+        else:
+            pending.append(admitted)
+
+    earlier: list[dict[str, Any]] = []
+    for pod in pending:
+        result = scheduler.schedule_pod(pod)
+        if result.selected is not None:
+            scheduler.bind(pod, result.selected)
+        earlier.append(
+            {"pod": pod.key, "node": result.selected, **({"message": result.message} if not result.selected else {})}
+        )
+
+    pod = _admitted(target[0], target[1], cluster.priority_classes)
+    pod = replace(pod, spec=replace(pod.spec, node_name=""))  # explain where the scheduler would put it
+    framework = scheduler.framework_for(pod)
+    if framework is None:
+        raise ManifestError(
+            target[1].document,
+            "spec.schedulerName",
+            f'no profile for scheduler name "{pod.spec.scheduler_name}"',
+            target[1].line,
+        )
+    result = scheduler.schedule_pod(pod)
+    reports, scoring_skipped = _node_reports(scheduler, pod, result, [node.name for node in cluster.nodes])
+    return Explanation(
+        pod=pod.key,
+        selected=result.selected,
+        message=result.message,
+        nodes=reports,
+        weights=dict(framework.score_weights),
+        nominated_node=result.nominated_node,
+        scoring_skipped=scoring_skipped,
+        earlier_pods=earlier,
+    )
+
+
+def _node_reports(
+    scheduler: Scheduler, pod: Pod, result: ScheduleResult, order: list[str]
+) -> tuple[list[NodeReport], bool]:
+    """Every node's verdict: the attempt's own where it evaluated the node, a side evaluation
+    (that changes no scheduler state) for nodes the attempt did not reach."""
+    framework = scheduler.framework_for(pod)
+    assert framework is not None
+    snapshot = scheduler.snapshot
+    reports: dict[str, NodeReport] = {}
+    for name, status in result.diagnosis.node_statuses.items():
+        reports[name] = _rejected(name, status)
+    for entry in result.scores:
+        reports[entry.name] = NodeReport(entry.name, True, scores=dict(entry.scores), total=entry.total)
+
+    missing = [snapshot.node_infos[name] for name in order if name not in reports]
+    scoring_skipped = False
+    if missing:
+        state = CycleState()
+        pre_result, pre_status, narrowing = framework.run_pre_filter(state, pod, snapshot.nodes())
+        allowed = pre_result.node_names if pre_result is not None else None
+        feasible: list[NodeInfo] = []
+        for node in missing:
+            if not pre_status.is_success:
+                status = pre_status
+            elif allowed is not None and node.name not in allowed:
+                reason = f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(narrowing))}]"
+                status = Status(Code.UnschedulableAndUnresolvable, (reason,), " ".join(sorted(narrowing)))
+            else:
+                status = framework.run_filter(state, pod, node)
+            if status.is_success:
+                feasible.append(node)
+            else:
+                reports[node.name] = _rejected(node.name, status)
+        if feasible:
+            # Scores for fitting nodes the attempt did not score: with one fitting node
+            # kube-scheduler skips scoring, and with sampling it stops early.
+            scoring_skipped = len(result.feasible) == 1
+            for entry in scheduler.prioritize_nodes(framework, state, pod, feasible):
+                report = NodeReport(entry.name, True, scores=dict(entry.scores), total=entry.total)
+                report.evaluated = entry.name in result.feasible
+                reports[entry.name] = report
+    return [reports[name] for name in order if name in reports], scoring_skipped
+
+
+def _rejected(name: str, status: Status) -> NodeReport:
+    return NodeReport(name, False, plugin=status.plugin, reasons=list(status.reasons))
