@@ -50,7 +50,8 @@ def _manifests(paths: Sequence[str]) -> list[Manifest]:
         try:
             manifests.extend(load_manifests(_read(path), source=path))
         except ManifestError as error:
-            raise ManifestError(f"{path}: {error.document}", error.path, error.message, error.line) from None
+            error.source = path
+            raise
     return manifests
 
 
@@ -60,7 +61,8 @@ def _configuration(path: str | None) -> SchedulerConfiguration | None:
     try:
         return parse_configuration(_read(path), source=path)
     except ManifestError as error:
-        raise ManifestError(f"{path}: {error.document}", error.path, error.message, error.line) from None
+        error.source = path
+        raise
 
 
 def _pod_key(raw: str) -> str:
@@ -105,6 +107,35 @@ def _run_explain(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------- bench
+
+
+def _run_bench(args: argparse.Namespace, out: TextIO) -> int:
+    from scheduler_core import bench
+
+    names = args.workload or None
+    for name in names or []:
+        if name not in bench.WORKLOADS:
+            raise UsageError(f"unknown workload {name!r} (known: {', '.join(bench.WORKLOADS)})")
+    if args.nodes is not None and args.nodes < 1:
+        raise UsageError("--nodes must be at least 1")
+    report = bench.run(names, args.nodes, seed=args.seed)
+    if args.output == "json":
+        json.dump(report, out, indent=2)
+        out.write("\n")
+        return 0
+    out.write(f"Python {report['python']} on {report['machine']}: one core, no API server\n")
+    for entry in report["workloads"]:
+        sizes = f"{entry['nodes']:>5} nodes {entry['init_pods']:>5} init {entry['measured_pods']:>6} measured"
+        speed = (
+            f"{entry['pods_per_second']:>8.1f} pods/s (window avg {entry['window_average_pods_per_second']:.1f},"
+            f" target {entry['target_pods_per_second']})"
+        )
+        counts = f"scheduled {entry['scheduled']}, unschedulable {entry['unschedulable']}"
+        out.write(f"{entry['name']:<26} {sizes}  {speed}  {counts}\n")
+    return 0
+
+
 # ---------------------------------------------------------------------------- main
 
 
@@ -121,6 +152,13 @@ def build_parser() -> argparse.ArgumentParser:
     explain_cmd.add_argument("--seed", type=int, default=0, help="seed of the tie-breaking random generator")
     explain_cmd.add_argument("-o", "--output", choices=["json", "table"], default="table")
     explain_cmd.set_defaults(run=_run_explain)
+
+    bench_cmd = commands.add_parser("bench", help="scheduling throughput on scheduler_perf-like workloads")
+    bench_cmd.add_argument("--workload", action="append", help="workload name (repeatable; default: all six)")
+    bench_cmd.add_argument("--nodes", type=int, help="cluster size (default: each workload's own)")
+    bench_cmd.add_argument("--seed", type=int, default=0)
+    bench_cmd.add_argument("-o", "--output", choices=["json", "table"], default="table")
+    bench_cmd.set_defaults(run=_run_bench)
     return parser
 
 

@@ -9,17 +9,22 @@ class ManifestError(Exception):
     1-based YAML line when known.
     """
 
-    def __init__(self, document: str, path: str, message: str, line: int | None = None) -> None:
-        super().__init__(document, path, message, line)
+    def __init__(self, document: str, path: str, message: str, line: int | None = None, source: str = "") -> None:
+        super().__init__(document, path, message, line, source)
         self.document = document
         self.path = path
         self.message = message
         self.line = line
+        self.source = source  # the file, when there is one
 
     def __str__(self) -> str:
-        where = f"line {self.line}: " if self.line is not None else ""
-        field = f" {self.path}:" if self.path else ":"
-        return f"{where}{self.document}{field} {self.message}"
+        """file:line: Document field: message (as compilers print, so editors can jump to it)."""
+        if self.source:
+            where = f"{self.source}:{self.line}: " if self.line is not None else f"{self.source}: "
+        else:
+            where = f"line {self.line}: " if self.line is not None else ""
+        subject = " ".join(part for part in (self.document, self.path) if part)
+        return f"{where}{subject}: {self.message}" if subject else f"{where}{self.message}"
 
     def as_dict(self) -> dict[str, object]:
         return {"document": self.document, "path": self.path, "line": self.line, "message": self.message}

@@ -143,24 +143,14 @@ def explain(
         admitted = _admitted(pod, manifest, cluster.priority_classes)
         if admitted.spec.node_name:
             if snapshot.get(admitted.spec.node_name) is None:
-                raise ManifestError(
-                    manifest.document,
-                    "spec.nodeName",
-                    f'node "{admitted.spec.node_name}" is not in the files',
-                    manifest.line,
-                )
+                message = f'node "{admitted.spec.node_name}" is not in the files'
+                raise ManifestError(manifest.document, "spec.nodeName", message, manifest.line)
             snapshot.add_pod(admitted)
         else:
             pending.append(admitted)
+            scheduler.handle.nominator.add(admitted)  # a pending pod may carry a nomination already
 
-    earlier: list[dict[str, Any]] = []
-    for pod in pending:
-        result = scheduler.schedule_pod(pod)
-        if result.selected is not None:
-            scheduler.bind(pod, result.selected)
-        earlier.append(
-            {"pod": pod.key, "node": result.selected, **({"message": result.message} if not result.selected else {})}
-        )
+    earlier = [_schedule_earlier(scheduler, pod) for pod in pending]
 
     pod = _admitted(target[0], target[1], cluster.priority_classes)
     pod = replace(pod, spec=replace(pod.spec, node_name=""))  # explain where the scheduler would put it
@@ -184,6 +174,24 @@ def explain(
         scoring_skipped=scoring_skipped,
         earlier_pods=earlier,
     )
+
+
+def _schedule_earlier(scheduler: Scheduler, pod: Pod) -> dict[str, Any]:
+    """One earlier pod, as the cluster would handle it: bound, or preempting and then retried once
+    on the node its victims freed, or left Pending."""
+    result = scheduler.schedule_pod(pod)
+    entry: dict[str, Any] = {"pod": pod.key}
+    if result.selected is None and result.nominated_node:
+        applied = scheduler.apply_preemption(result)
+        entry["preempted"] = [victim.key for victim in applied.evicted]
+        pod = applied.preemptor
+        result = scheduler.schedule_pod(pod)
+    if result.selected is not None:
+        scheduler.bind(pod, result.selected)
+    entry["node"] = result.selected
+    if result.selected is None:
+        entry["message"] = result.message
+    return entry
 
 
 def _node_reports(

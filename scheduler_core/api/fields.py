@@ -97,6 +97,15 @@ class Fields:
             raise self.error(key, f'invalid value "{value}": must be an integer or a percentage ("25%")')
         return int(value) if isinstance(value, str) and value.isdigit() else value
 
+    def int_or_name(self, key: str) -> int | str | None:
+        """A port number or a port name (Service targetPort)."""
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise self.error(key, f"must be a port number or name, not {_describe(value)}")
+        return value
+
     # ------------------------------------------------------------------ structures
 
     def object(self, key: str) -> "Fields | None":

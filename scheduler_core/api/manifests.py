@@ -4,6 +4,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from scheduler_core.api import parse_workloads as pw
 from scheduler_core.api.fields import Fields
 from scheduler_core.api.parse import (
     parse_namespace,
@@ -16,9 +17,37 @@ from scheduler_core.api.yaml_loader import load_documents
 from scheduler_core.errors import ManifestError
 
 Parser = Callable[[Fields], Any]
+CLUSTER_SCOPED_KINDS = frozenset(
+    {"Node", "Namespace", "PriorityClass", "PersistentVolume", "StorageClass", "Action", "List"}
+)
 
-# kind -> (accepted apiVersions, parser). Workload kinds join as their controllers arrive.
+
+def _parse_action(fields: Fields) -> Any:
+    from scheduler_core.timeline import parse_action  # the timeline builds on this module
+
+    return parse_action(fields)
+
+
+APPS = frozenset({"apps/v1"})
+BATCH = frozenset({"batch/v1"})
+
+# kind -> (accepted apiVersions, parser).
 KINDS: dict[str, tuple[frozenset[str], Parser]] = {
+    "Deployment": (APPS, pw.parse_deployment),
+    "ReplicaSet": (APPS, pw.parse_replica_set),
+    "StatefulSet": (APPS, pw.parse_stateful_set),
+    "DaemonSet": (APPS, pw.parse_daemon_set),
+    "Job": (BATCH, pw.parse_job),
+    "CronJob": (BATCH, pw.parse_cron_job),
+    "HorizontalPodAutoscaler": (frozenset({"autoscaling/v2"}), pw.parse_hpa),
+    "Service": (frozenset({"v1"}), pw.parse_service),
+    "Ingress": (frozenset({"networking.k8s.io/v1"}), pw.parse_ingress),
+    "PersistentVolumeClaim": (frozenset({"v1"}), pw.parse_persistent_volume_claim),
+    "PersistentVolume": (frozenset({"v1"}), pw.parse_persistent_volume),
+    "StorageClass": (frozenset({"storage.k8s.io/v1"}), pw.parse_storage_class),
+    "LimitRange": (frozenset({"v1"}), pw.parse_limit_range),
+    "ResourceQuota": (frozenset({"v1"}), pw.parse_resource_quota),
+    "Action": (frozenset({"playground/v1"}), _parse_action),
     "Node": (frozenset({"v1"}), parse_node),
     "Pod": (frozenset({"v1"}), parse_pod),
     "Namespace": (frozenset({"v1"}), parse_namespace),
@@ -45,7 +74,7 @@ def describe_document(data: Mapping[str, Any], index: int) -> str:
     name = metadata.get("name") if isinstance(metadata.get("name"), str) else None
     namespace = metadata.get("namespace") if isinstance(metadata.get("namespace"), str) else None
     if kind and name:
-        if kind in ("Pod", "PodDisruptionBudget") and not namespace:
+        if kind not in CLUSTER_SCOPED_KINDS and not namespace:
             namespace = "default"
         return f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
     if kind:

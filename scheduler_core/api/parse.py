@@ -30,6 +30,7 @@ from scheduler_core.api.types import (
     PodAffinityTerm,
     PodDisruptionBudget,
     PodDisruptionBudgetSpec,
+    PodDisruptionBudgetStatus,
     PodSpec,
     PodStatus,
     PreferredSchedulingTerm,
@@ -619,6 +620,24 @@ def parse_pod_disruption_budget(fields: Fields) -> PodDisruptionBudget:
     max_unavailable = spec_fields.int_or_string("maxUnavailable")
     if min_available is not None and max_unavailable is not None:
         raise spec_fields.error("minAvailable", "Invalid value: minAvailable and maxUnavailable cannot be both set")
+    status = PodDisruptionBudgetStatus()
+    status_fields = fields.object("status")
+    if status_fields is not None:
+        status_fields.reject_unknown(
+            {
+                "disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods", "disruptedPods",
+                "observedGeneration", "conditions",
+            }
+        )  # fmt: skip
+        disrupted = status_fields.object("disruptedPods")
+        disrupted_pods = {name: parse_timestamp(disrupted, name) or 0.0 for name in disrupted.data} if disrupted else {}
+        status = PodDisruptionBudgetStatus(
+            disruptions_allowed=status_fields.integer("disruptionsAllowed", 0, minimum=0) or 0,
+            current_healthy=status_fields.integer("currentHealthy", 0, minimum=0) or 0,
+            desired_healthy=status_fields.integer("desiredHealthy", 0, minimum=0) or 0,
+            expected_pods=status_fields.integer("expectedPods", 0, minimum=0) or 0,
+            disrupted_pods=disrupted_pods,
+        )
     return PodDisruptionBudget(
         metadata=metadata,
         spec=PodDisruptionBudgetSpec(
@@ -626,6 +645,7 @@ def parse_pod_disruption_budget(fields: Fields) -> PodDisruptionBudget:
             min_available=min_available,
             max_unavailable=max_unavailable,
         ),
+        status=status,
     )
 
 

@@ -86,7 +86,7 @@ _MarkedLoader.add_constructor("tag:yaml.org,2002:seq", _MarkedLoader.construct_s
 def load_documents(text: str, source: str = "input") -> list[YamlDocument]:
     """Every non-empty document of a multi-document YAML text."""
     if len(text.encode("utf-8", errors="replace")) > MAX_YAML_BYTES:
-        raise ManifestError(source, "", f"the YAML is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB")
+        raise ManifestError("", "", f"the YAML is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB")
     return list(_iter_documents(text, source))
 
 
@@ -99,7 +99,7 @@ def _iter_documents(text: str, source: str) -> Iterator[YamlDocument]:
             node = loader.get_node()
             index += 1
             if index > MAX_DOCUMENTS:
-                raise ManifestError(source, "", f"more than {MAX_DOCUMENTS} YAML documents")
+                raise ManifestError("", "", f"more than {MAX_DOCUMENTS} YAML documents")
             if node is None:
                 continue
             data = loader.construct_document(node)
@@ -113,12 +113,10 @@ def _iter_documents(text: str, source: str) -> Iterator[YamlDocument]:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = error.problem or error.context or "invalid YAML"
-        raise ManifestError(
-            f"document {index + 1}" if index else source, "", f"invalid YAML: {problem}", line
-        ) from None
+        raise ManifestError(f"document {index + 1}", "", f"invalid YAML: {problem}", line) from None
     except yaml.YAMLError as error:
-        raise ManifestError(source, "", f"invalid YAML: {error}") from None
+        raise ManifestError("", "", f"invalid YAML: {error}") from None
     except RecursionError:
-        raise ManifestError(source, "", "the YAML is nested too deeply") from None
+        raise ManifestError("", "", "the YAML is nested too deeply") from None
     finally:
         loader.dispose()

@@ -12,7 +12,8 @@ SUCCESSFULLY_ASSIGNED = "Successfully assigned {}/{} to {}"
 def fit_error_message(
     num_all_nodes: int, reasons: dict[str, int], pre_filter_message: str = "", post_filter_message: str = ""
 ) -> str:
-    """FitError.Error(): the reason histogram sorted as strings ("1 node(s)..." before "4 Insufficient cpu")."""
+    """FitError.Error(): the reason histogram sorted as strings ("1 node(s)..." before "4 Insufficient cpu"),
+    then the PostFilter text as it is (it brings its own punctuation)."""
     message = NO_NODE_AVAILABLE.format(num_all_nodes) + ":"
     if pre_filter_message:
         message += SEPARATOR.format(pre_filter_message)
@@ -21,5 +22,5 @@ def fit_error_message(
         if histogram:
             message += SEPARATOR.format(", ".join(histogram))
     if post_filter_message:
-        message += SEPARATOR.format(post_filter_message)
+        message += " " + post_filter_message
     return message

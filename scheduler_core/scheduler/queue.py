@@ -103,7 +103,7 @@ def backoff_duration(info: QueuedPodInfo, initial: float, maximum: float) -> flo
     count = info.consecutive_errors_count or info.unschedulable_count
     if count == 0:
         return 0.0
-    return min(initial * (2 ** (count - 1)), maximum)
+    return min(initial * float(2 ** (count - 1)), maximum)
 
 
 def _window(timestamp: float) -> float:

@@ -4,14 +4,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from scheduler_core.scheduler.plugins.default_binder import DefaultBinder
+from scheduler_core.scheduler.plugins.default_preemption import DefaultPreemption
 from scheduler_core.scheduler.plugins.dynamic_resources import DynamicResources
 from scheduler_core.scheduler.plugins.image_locality import ImageLocality
+from scheduler_core.scheduler.plugins.inter_pod_affinity import InterPodAffinity
 from scheduler_core.scheduler.plugins.node_affinity import NodeAffinity
 from scheduler_core.scheduler.plugins.node_name import NodeName
 from scheduler_core.scheduler.plugins.node_ports import NodePorts
 from scheduler_core.scheduler.plugins.node_resources_balanced_allocation import NodeResourcesBalancedAllocation
 from scheduler_core.scheduler.plugins.node_resources_fit import NodeResourcesFit
 from scheduler_core.scheduler.plugins.node_unschedulable import NodeUnschedulable
+from scheduler_core.scheduler.plugins.pod_topology_spread import PodTopologySpread
 from scheduler_core.scheduler.plugins.priority_sort import PrioritySort
 from scheduler_core.scheduler.plugins.scheduling_gates import SchedulingGates
 from scheduler_core.scheduler.plugins.taint_toleration import TaintToleration
@@ -45,6 +48,9 @@ DEFAULT_REGISTRY: dict[str, PluginFactory] = {
     "VolumeBinding": VolumeBinding,
     "VolumeZone": VolumeZone,
     "DynamicResources": DynamicResources,
+    "PodTopologySpread": PodTopologySpread,
+    "InterPodAffinity": InterPodAffinity,
+    "DefaultPreemption": DefaultPreemption,
     "NodeResourcesBalancedAllocation": NodeResourcesBalancedAllocation,
     "ImageLocality": ImageLocality,
     "DefaultBinder": _without_args(DefaultBinder),

@@ -1,6 +1,7 @@
 """A profile's plugins, instantiated and ordered per extension point, and the loops that run them
 (pkg/scheduler/framework/runtime/framework.go)."""
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,7 @@ from scheduler_core.scheduler.framework import (
     NormalizeScorePlugin,
     PermitPlugin,
     PostFilterPlugin,
+    PreFilterExtensions,
     PreFilterPlugin,
     PreFilterResult,
     PreScorePlugin,
@@ -32,7 +34,49 @@ from scheduler_core.scheduler.framework import (
     error,
     unresolvable,
 )
-from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
+from scheduler_core.scheduler.selector_source import SelectorSource
+from scheduler_core.scheduler.snapshot import NodeInfo, PodInfo, Snapshot
+
+
+class Nominator:
+    """Pods nominated to a node by an earlier preemption and not bound yet (the scheduling queue's
+    nominator, backend/queue/nominator.go). Filtering counts them as already running on that node
+    when their priority is at least the incoming pod's."""
+
+    __slots__ = ("_by_node", "_node_of")
+
+    def __init__(self) -> None:
+        self._by_node: dict[str, list[PodInfo]] = {}
+        self._node_of: dict[str, str] = {}  # pod key -> node name
+
+    def add(self, pod: Pod, node_name: str | None = None) -> None:
+        """AddNominatedPod: node_name None keeps the pod's own status.nominatedNodeName (ModeNoop),
+        a name overrides it; "" or a pod already bound leaves the pod nominated nowhere."""
+        self.remove(pod)
+        name = pod.status.nominated_node_name if node_name is None else node_name
+        if not name or pod.spec.node_name:
+            return
+        self._node_of[pod.key] = name
+        self._by_node.setdefault(name, []).append(PodInfo(pod))
+
+    def remove(self, pod: Pod) -> None:
+        name = self._node_of.pop(pod.key, None)
+        if name is None:
+            return
+        remaining = [info for info in self._by_node[name] if info.pod.key != pod.key]
+        if remaining:
+            self._by_node[name] = remaining
+        else:
+            del self._by_node[name]
+
+    def pods_for_node(self, node_name: str) -> list[PodInfo]:
+        return self._by_node.get(node_name, [])
+
+    def node_of(self, pod: Pod) -> str | None:
+        return self._node_of.get(pod.key)
+
+    def __len__(self) -> int:
+        return len(self._node_of)
 
 
 @dataclass(slots=True)
@@ -41,9 +85,16 @@ class Handle:
 
     snapshot: Snapshot = field(default_factory=Snapshot)
     pdbs: list[PodDisruptionBudget] = field(default_factory=list)
-    # owner lookups for PodTopologySpread's system defaults: "Kind/namespace/name" -> selector labels
-    workload_selectors: dict[str, Any] = field(default_factory=dict)
+    # Services, ReplicationControllers, ReplicaSets, StatefulSets: helper.DefaultSelector reads them
+    selector_sources: list[SelectorSource] = field(default_factory=list)
     framework: "Framework | None" = None
+    nominator: Nominator = field(default_factory=Nominator)
+    # The scheduler's one seeded generator (the Scheduler installs its own): preemption draws its
+    # candidate offset from it, where upstream draws from the process-wide math/rand.
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+    # Keys of pods carrying DisruptionTarget=True with reason PreemptionByScheduler: PodStatus keeps
+    # no conditions, so a simulation that lets victims terminate gracefully records them here.
+    disruption_targets: set[str] = field(default_factory=set)
 
 
 PluginFactory = Callable[[Mapping[str, Any], Handle], Any]
@@ -67,6 +118,8 @@ class Framework:
     def __init__(self, profile: Profile, registry: Mapping[str, PluginFactory], handle: Handle) -> None:
         self.profile = profile
         self.handle = handle
+        # Set before the plugins are built: one that needs its own profile's framework (DefaultPreemption)
+        # keeps this one, as every profile shares the Handle.
         handle.framework = self
         self.instances: dict[str, Any] = {}
         wanted = [ref.name for ref in profile.multi_point.enabled]
@@ -79,6 +132,10 @@ class Framework:
                 raise ManifestError("KubeSchedulerConfiguration", "profiles.plugins", f'plugin "{name}" does not exist')
             self.instances[name] = registry[name](profile.args_for(name), handle)
         self.points: dict[str, list[Any]] = {point: self._expand(point, kind) for point, kind in _POINT_TYPES.items()}
+        # PreFilter plugins with add_pod/remove_pod (PreFilterExtensions), for preemption's what-ifs
+        self._pre_filter_extensions: list[Any] = [
+            plugin for plugin in self.points["preFilter"] if isinstance(plugin, PreFilterExtensions)
+        ]
         self.score_weights = self._score_weights()
         self._normalizing = {plugin.name for plugin in self.points["score"] if isinstance(plugin, NormalizeScorePlugin)}
 
@@ -196,16 +253,71 @@ class Framework:
         return SUCCESS
 
     def run_post_filter(self, state: CycleState, pod: Pod, statuses: dict[str, Status]) -> tuple[str | None, Status]:
-        """The first PostFilter that succeeds (or errs) wins; otherwise the last rejection is returned."""
-        last = Status(Code.Unschedulable)
+        """RunPostFilterPlugins: Success, UnschedulableAndUnresolvable or an error ends the loop; otherwise
+        every plugin's reasons are joined ("no new claims to deallocate, preemption: ...") under the first
+        rejector, and the last nomination given is kept. The nomination: None leaves the pod's as it is,
+        "" clears it, a name nominates that node."""
+        nominated: str | None = None
+        reasons: list[str] = []
+        rejector = ""
         for plugin in self.points["postFilter"]:
-            nominated, status = plugin.post_filter(state, pod, statuses)
-            if status.is_success:
-                return nominated, status.with_plugin(plugin.name)
+            result, status = plugin.post_filter(state, pod, statuses)
+            if status.is_success or status.code is Code.UnschedulableAndUnresolvable:
+                return result, status.with_plugin(plugin.name)
             if not status.is_rejected:
-                return None, status.with_plugin(plugin.name)
-            last = status.with_plugin(plugin.name)
-        return None, last
+                return None, Status(Code.Error, (status.message,), plugin.name)
+            if result is not None:
+                nominated = result
+            reasons.extend(status.reasons)
+            rejector = rejector or plugin.name
+        return nominated, Status(Code.Unschedulable, tuple(reasons), rejector)
+
+    def run_pre_filter_extension_add_pod(self, state: CycleState, pod: Pod, to_add: PodInfo, node: NodeInfo) -> Status:
+        """Lets PreFilter states (PodTopologySpread, InterPodAffinity) count a pod added in a what-if."""
+        for plugin in self._pre_filter_extensions:
+            if plugin.name in state.skip_filter_plugins:
+                continue
+            status: Status = plugin.add_pod(state, pod, to_add, node)
+            if not status.is_success:
+                return error(f'running AddPod on PreFilter plugin "{plugin.name}": {status.message}')
+        return SUCCESS
+
+    def run_pre_filter_extension_remove_pod(
+        self, state: CycleState, pod: Pod, to_remove: PodInfo, node: NodeInfo
+    ) -> Status:
+        for plugin in self._pre_filter_extensions:
+            if plugin.name in state.skip_filter_plugins:
+                continue
+            status: Status = plugin.remove_pod(state, pod, to_remove, node)
+            if not status.is_success:
+                return error(f'running RemovePod on PreFilter plugin "{plugin.name}": {status.message}')
+        return SUCCESS
+
+    def run_filter_with_nominated_pods(self, state: CycleState, pod: Pod, node: NodeInfo) -> Status:
+        """RunFilterPluginsWithNominatedPods: pods nominated to the node with a priority at least the pod's
+        count as running there (the pod must not take room freed for them), then the filters run again
+        without them (affinity to them must not be what lets the pod fit). Both passes must succeed.
+        Without such nominated pods this is a plain filter run: nothing is cloned."""
+        nominator = self.handle.nominator
+        if nominator:
+            priority = pod.priority
+            to_add = [
+                info
+                for info in nominator.pods_for_node(node.name)
+                if info.pod.priority >= priority and info.pod.key != pod.key
+            ]
+            if to_add:
+                node_with = node.clone()
+                state_with = state.clone()
+                for info in to_add:
+                    node_with.add_pod(info)
+                    status = self.run_pre_filter_extension_add_pod(state_with, pod, info, node_with)
+                    if not status.is_success:
+                        return status
+                status = self.run_filter(state_with, pod, node_with)
+                if not status.is_success:
+                    return status
+        return self.run_filter(state, pod, node)
 
     def run_pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:
         for plugin in self.points["preScore"]:

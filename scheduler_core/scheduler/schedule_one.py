@@ -13,6 +13,7 @@ from scheduler_core.api.types import Pod
 from scheduler_core.scheduler.config import SchedulerConfiguration
 from scheduler_core.scheduler.framework import Code, CycleState, NodePluginScores, SchedulingError, Status
 from scheduler_core.scheduler.messages import NO_NODES_AVAILABLE_TO_SCHEDULE, fit_error_message
+from scheduler_core.scheduler.preemption import PREEMPTION_OUTCOME_KEY, PreemptionOutcome, preempted_event_message
 from scheduler_core.scheduler.runtime import Framework, Handle, PluginFactory
 from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
 
@@ -53,8 +54,11 @@ class ScheduleResult:
     evaluated_nodes: int = 0
     diagnosis: Diagnosis = field(default_factory=Diagnosis)
     message: str = ""
+    # The PostFilter's nomination (upstream's nominatingInfo): None leaves the pod's nominatedNodeName as
+    # it is, "" clears it, a name nominates that node; victims are the pods preemption chose to evict there.
     nominated_node: str | None = None
     state: CycleState | None = None
+    victims: tuple[Pod, ...] = ()
 
     @property
     def scheduled(self) -> bool:
@@ -100,11 +104,12 @@ class Scheduler:
 
         self.configuration = configuration or SchedulerConfiguration()
         self.handle = handle or Handle()
+        self.rng = random.Random(seed)
+        self.handle.rng = self.rng  # plugins (preemption's candidate offset) draw from the same generator
         self.frameworks = {
             profile.scheduler_name: Framework(profile, registry or DEFAULT_REGISTRY, self.handle)
             for profile in self.configuration.profiles
         }
-        self.rng = random.Random(seed)
         self.next_start_node_index = 0
 
     @property
@@ -128,12 +133,13 @@ class Scheduler:
             )
         all_nodes = self.snapshot.nodes()
         if not all_nodes:
-            return ScheduleResult(pod, None, message=NO_NODES_AVAILABLE_TO_SCHEDULE)
+            # ErrNoNodesAvailable: no PostFilter runs, and the failure clears the nomination.
+            return ScheduleResult(pod, None, message=NO_NODES_AVAILABLE_TO_SCHEDULE, nominated_node="")
         state = CycleState()
         feasible, diagnosis, evaluated = self.find_nodes_that_fit(framework, state, pod)
         if not feasible:
             result = ScheduleResult(pod, None, evaluated_nodes=evaluated, diagnosis=diagnosis, state=state)
-            result.nominated_node = self.run_post_filter(framework, state, pod, diagnosis)
+            result.nominated_node, result.victims = self.run_post_filter(framework, state, pod, diagnosis)
             result.message = fit_error_message(
                 len(all_nodes),
                 diagnosis.reason_histogram(all_nodes),
@@ -151,14 +157,20 @@ class Scheduler:
             pod, selected, [n.name for n in feasible], scores, evaluated, diagnosis=diagnosis, state=state
         )
 
-    def run_post_filter(self, framework: Framework, state: CycleState, pod: Pod, diagnosis: Diagnosis) -> str | None:
+    def run_post_filter(
+        self, framework: Framework, state: CycleState, pod: Pod, diagnosis: Diagnosis
+    ) -> tuple[str | None, tuple[Pod, ...]]:
+        """(nomination, victims). The PostFilter's message joins the FitError's text; a preemption that
+        succeeded adds none and leaves its decision in the CycleState."""
         if not framework.points["postFilter"]:
-            return None
+            return None, ()
         statuses = {node.name: status for node in self.snapshot.nodes() if (status := diagnosis.status_of(node.name))}
         nominated, status = framework.run_post_filter(state, pod, statuses)
-        if status.reasons:
-            diagnosis.post_filter_message = status.message
-        return nominated if status.is_success else None
+        diagnosis.post_filter_message = status.message
+        outcome = state.get(PREEMPTION_OUTCOME_KEY)
+        if status.is_success and isinstance(outcome, PreemptionOutcome) and outcome.node_name == nominated:
+            return nominated, outcome.victims
+        return nominated, ()
 
     def find_nodes_that_fit(
         self, framework: Framework, state: CycleState, pod: Pod
@@ -175,12 +187,19 @@ class Scheduler:
                 diagnosis.unschedulable_plugins.add(status.plugin)
             return [], diagnosis, 0
 
-        # A pod already nominated to a node (by preemption) tries that node first.
+        # A pod already nominated to a node (by preemption) tries that node first (evaluateNominatedNode).
+        # A rejection is recorded like any other; an error is only logged upstream, so it is ignored.
         nominated_name = pod.status.nominated_node_name
         if nominated_name:
             nominated = self.snapshot.get(nominated_name)
-            if nominated is not None and framework.run_filter(state, pod, nominated).is_success:
-                return [nominated], diagnosis, 1
+            if nominated is not None:
+                status = framework.run_filter_with_nominated_pods(state, pod, nominated)
+                if status.is_success:
+                    return [nominated], diagnosis, 1
+                if status.is_rejected:
+                    diagnosis.node_statuses[nominated.name] = status
+                    if status.plugin:
+                        diagnosis.unschedulable_plugins.add(status.plugin)
 
         nodes = all_nodes
         if pre_result is not None and pre_result.node_names is not None:
@@ -210,7 +229,7 @@ class Scheduler:
             statuses = diagnosis.node_statuses
             for i in range(count):
                 node = nodes[(start + i) % count]
-                status = framework.run_filter(state, pod, node)
+                status = framework.run_filter_with_nominated_pods(state, pod, node)
                 processed += 1
                 if status.is_success:
                     feasible.append(node)
@@ -242,5 +261,48 @@ class Scheduler:
         bound = replace(
             pod, spec=replace(pod.spec, node_name=node_name), status=replace(pod.status, nominated_node_name="")
         )
+        self.handle.nominator.remove(pod)  # assume: DeleteNominatedPodIfExists
         self.snapshot.add_pod(bound)
         return bound
+
+    def apply_preemption(self, result: ScheduleResult) -> "PreemptionApplied":
+        """Carries out the PostFilter's nomination of a failed attempt, as prepareCandidate and the failure
+        handler do: evict the victims from the snapshot (one Preempted event each; a victim already being
+        deleted gets no second deletion and no event), clear the nominations of lower-priority pods on
+        that node, and nominate the pod there. Returns the updated pods for the caller's queue."""
+        pod = result.pod
+        node_name = result.nominated_node
+        applied = PreemptionApplied(pod)
+        if node_name is None:
+            return applied  # the nomination stays as it was
+        nominator = self.handle.nominator
+        if node_name:
+            for victim in result.victims:
+                if victim.metadata.deletion_timestamp is not None:
+                    continue
+                self.snapshot.remove_pod(victim)
+                applied.evicted.append(victim)
+                applied.events.append((victim, preempted_event_message(pod, node_name)))
+            for info in list(nominator.pods_for_node(node_name)):
+                if info.pod.priority < pod.priority:
+                    nominator.remove(info.pod)
+                    applied.cleared.append(_with_nomination(info.pod, ""))
+        applied.preemptor = _with_nomination(pod, node_name)
+        nominator.add(applied.preemptor, node_name)
+        return applied
+
+
+@dataclass(slots=True)
+class PreemptionApplied:
+    """The pods Scheduler.apply_preemption changed."""
+
+    preemptor: Pod  # with status.nominatedNodeName as the attempt left it
+    evicted: list[Pod] = field(default_factory=list)
+    events: list[tuple[Pod, str]] = field(default_factory=list)  # (victim, "Preempted by pod <uid> on node <node>")
+    cleared: list[Pod] = field(default_factory=list)  # lower-priority pods whose nomination was cleared
+
+
+def _with_nomination(pod: Pod, node_name: str) -> Pod:
+    if pod.status.nominated_node_name == node_name:
+        return pod
+    return replace(pod, status=replace(pod.status, nominated_node_name=node_name))

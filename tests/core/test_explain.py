@@ -47,3 +47,19 @@ def test_same_input_and_seed_explain_identically():
     first = _explain("seed_node_affinity.yaml", "default/nginx-node-affinity-test", seed=7).as_dict()
     second = _explain("seed_node_affinity.yaml", "default/nginx-node-affinity-test", seed=7).as_dict()
     assert first == second
+
+
+def test_an_earlier_high_priority_pod_preempts_the_youngest_low_priority_pods_first():
+    result = _explain("preemption_cluster.yaml", "default/latecomer")
+    (urgent,) = result.earlier_pods
+    assert urgent["pod"] == "default/urgent"
+    assert urgent["node"] == "node-1"
+    # Three victims free 2.7 CPU; the oldest pod (low-0) is the most important and survives.
+    assert sorted(urgent["preempted"]) == ["default/low-1", "default/low-2", "default/low-3"]
+    # The latecomer (priority 0) finds node-1 holding low-0 (0.9) and urgent (3): 0.1 CPU left.
+    assert result.selected is None
+    assert result.message.startswith("0/1 nodes are available: 1 Insufficient cpu.")
+    assert result.message.endswith(
+        "no new claims to deallocate, preemption: 0/1 nodes are available:"
+        " 1 No preemption victims found for incoming pod."
+    )

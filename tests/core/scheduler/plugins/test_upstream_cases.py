@@ -6,13 +6,16 @@ from typing import Any
 import pytest
 import yaml
 
+from scheduler_core.api.fields import Fields
 from scheduler_core.api.manifests import parse_object
-from scheduler_core.api.types import Namespace, Node, Pod
-from scheduler_core.api.validation import VALIDATE_OBJECT_NAMES
+from scheduler_core.api.parse import parse_label_selector
+from scheduler_core.api.types import LabelSelector, Namespace, Node, Pod
+from scheduler_core.api.validation import API_VALIDATION
 from scheduler_core.scheduler.config import DEFAULT_PLUGIN_ARGS, merge_args
 from scheduler_core.scheduler.framework import Code, CycleState, NodeScore, Status
 from scheduler_core.scheduler.registry import DEFAULT_REGISTRY
 from scheduler_core.scheduler.runtime import Handle
+from scheduler_core.scheduler.selector_source import SelectorSource
 from scheduler_core.scheduler.snapshot import build_snapshot
 
 CASES_DIR = Path(__file__).parent / "cases"
@@ -21,16 +24,69 @@ CASES_DIR = Path(__file__).parent / "cases"
 @pytest.fixture(autouse=True)
 def upstream_style_names():
     """Upstream's tables name nodes "nodeA"; a real API server would refuse that, the engine's parser too."""
-    token = VALIDATE_OBJECT_NAMES.set(False)
+    token = API_VALIDATION.set(False)
     yield
-    VALIDATE_OBJECT_NAMES.reset(token)
+    API_VALIDATION.reset(token)
 
 
 # Plugins whose tables are ported but whose implementation has not landed yet.
-PENDING_PLUGINS: set[str] = {"PodTopologySpread", "InterPodAffinity"}
+PENDING_PLUGINS: set[str] = set()
 
 # (plugin, case name) -> why the engine deliberately differs from the upstream case.
-KNOWN_DIVERGENCES: dict[tuple[str, str], str] = {}
+KNOWN_DIVERGENCES: dict[tuple[str, str], str] = {
+    ("NodeAffinity", "PreScore returns error when an incoming Pod has a broken affinity"): (
+        "the API server rejects a node selector key with a space (ValidateLabelName); the engine's parser"
+        " rejects the pod at parse time, so PreScore never sees it"
+    ),
+    ("PodTopologySpread", "minDomains has no effect when ScheduleAnyway"): (
+        "the API server rejects minDomains on a ScheduleAnyway constraint (validateMinDomains); the engine's parser"
+        " rejects the pod at parse time, so the plugin never sees it"
+    ),
+}
+
+
+# Upstream's InterPodAffinity tests use namespaces named "subteam1.team1" and "NS1", which are not RFC 1123
+# labels, and two terms without a topologyKey: the API server refuses such pods and namespaces, and so does the
+# engine's parser, so these cases never reach the plugin. (With both checks relaxed they all pass.)
+_IPA_INVALID_NAMESPACE = (
+    "a namespace named like subteam1.team1 or NS1 is not an RFC 1123 label: the API server and the engine's"
+    " parser refuse it, so the plugin never sees the case"
+)
+KNOWN_DIVERGENCES.update(
+    {
+        ("InterPodAffinity", name): _IPA_INVALID_NAMESPACE
+        for name in (
+            "affinity with NamespaceSelector",
+            "affinity with non-matching NamespaceSelector",
+            "anti-affinity with matching NamespaceSelector",
+            "anti-affinity with matching all NamespaceSelector",
+            "anti-affinity with non-matching NamespaceSelector",
+            "NodeA and nodeB have same topologyKey and label value. NodeA has an existing pod that matches the inter"
+            " pod affinity rule. The pod can not be scheduled onto nodeA, nodeB, but can be scheduled onto nodeC"
+            " (NodeC has an existing pod that match the inter pod affinity rule but in different namespace)",
+            "Affinity symmetry with namespace selector",
+            "AntiAffinity symmetry with namespace selector",
+            "Affinity with pods matching NamespaceSelector",
+            "Affinity with pods matching both NamespaceSelector and Namespaces fields",
+            "with default weight",
+            "with zero weight",
+            "with no matching namespace",
+            "with matching NamespaceSelector",
+            "with matching Namespaces",
+        )
+    }
+)
+KNOWN_DIVERGENCES.update(
+    {
+        ("InterPodAffinity", name): (
+            "the term has no topologyKey: the API server refuses it (Required value) and so does the engine's parser"
+        )
+        for name in (
+            "Does not satisfy the PodAffinity with labelSelector because of diff Namespace",
+            "Doesn't satisfy the PodAffinity because of unmatching labelSelector with the existing pod",
+        )
+    }
+)
 
 
 def _load_tables() -> list[dict[str, Any]]:
@@ -52,6 +108,23 @@ def _cases(section: str) -> list[Any]:
     return params
 
 
+def _selector_sources(objects: list[dict[str, Any]]) -> list[SelectorSource]:
+    """The case's Services / ReplicationControllers (label-map selectors) and ReplicaSets /
+    StatefulSets (LabelSelectors), as the plugins' listers would see them."""
+    sources = []
+    for manifest in objects:
+        meta, spec = manifest.get("metadata") or {}, manifest.get("spec") or {}
+        raw = spec.get("selector")
+        if raw is None:
+            selector = None
+        elif manifest["kind"] in ("Service", "ReplicationController"):
+            selector = LabelSelector(match_labels=dict(raw))
+        else:
+            selector = parse_label_selector(Fields(raw, "spec.selector", manifest["kind"]))
+        sources.append(SelectorSource(manifest["kind"], meta.get("namespace", ""), meta["name"], selector))
+    return sources
+
+
 def _setup(plugin_name: str, case: dict[str, Any]) -> tuple[Any, Handle, Pod]:
     if case.get("features"):
         pytest.skip(f"needs feature gates that differ from v1.34's defaults: {case['features']}")
@@ -59,7 +132,7 @@ def _setup(plugin_name: str, case: dict[str, Any]) -> tuple[Any, Handle, Pod]:
     pods: list[Pod] = [parse_object(p) for p in case.get("existingPods") or []]
     namespaces: list[Namespace] = [parse_object(n) for n in case.get("namespaces") or []]
     snapshot = build_snapshot(nodes, pods, {ns.metadata.name: ns.metadata.labels for ns in namespaces})
-    handle = Handle(snapshot=snapshot)
+    handle = Handle(snapshot=snapshot, selector_sources=_selector_sources(case.get("objects") or []))
     args = merge_args(DEFAULT_PLUGIN_ARGS.get(plugin_name, {}), case.get("args") or {})
     plugin = DEFAULT_REGISTRY[plugin_name](args, handle)
     return plugin, handle, parse_object(case["pod"])
@@ -67,8 +140,14 @@ def _setup(plugin_name: str, case: dict[str, Any]) -> tuple[Any, Handle, Pod]:
 
 def _assert_status(actual: Status, expected: dict[str, Any], what: str) -> None:
     assert actual.code is Code[expected["code"]], f"{what}: {actual}"
-    if "reasons" in expected:
-        assert list(actual.reasons) == expected["reasons"], what
+    if "reasons" not in expected:
+        return
+    if actual.code is Code.Error:
+        # An Error wraps its cause; where upstream's test checks only a fragment of the message
+        # (strings.Contains), the table records that fragment.
+        assert all(fragment in actual.message for fragment in expected["reasons"]), f"{what}: {actual}"
+        return
+    assert list(actual.reasons) == expected["reasons"], what
 
 
 @pytest.mark.parametrize(("plugin_name", "case"), _cases("filter"))
@@ -106,7 +185,11 @@ def test_scores_match_upstream(plugin_name: str, case: dict[str, Any]) -> None:
         _assert_status(pre_status, expect["preScore"], "PreScore")
     if "scores" not in expect:
         return
-    assert pre_status.is_success, f"PreScore: {pre_status}"
+    if pre_status.is_skip:
+        # Upstream's case calls Score without PreScore (runPreScore: false); the plugin then
+        # computes from the pod itself, as it does when PreScore is disabled.
+        state = CycleState()
+    assert pre_status.is_success or pre_status.is_skip, f"PreScore: {pre_status}"
     scores = []
     for node in feasible:
         value, status = plugin.score(state, pod, node)

@@ -1,0 +1,1 @@
+"""The controllers around the scheduler (pkg/controller, kubelet), one module each."""

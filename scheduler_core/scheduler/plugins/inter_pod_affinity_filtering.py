@@ -1,0 +1,209 @@
+"""InterPodAffinity's PreFilter state and Filter predicates (interpodaffinity/filtering.go)."""
+
+from collections.abc import Iterable, Mapping
+
+from scheduler_core.api.types import Node, Pod
+from scheduler_core.scheduler.plugins.inter_pod_affinity_counts import Contribute, Contribution, Pair
+from scheduler_core.scheduler.plugins.inter_pod_affinity_terms import IncomingTerm
+from scheduler_core.scheduler.snapshot import AffinityTerm, NodeInfo, PodInfo
+
+
+def _bump(counts: dict[Pair, int], labels: Mapping[str, str], key: str, value: int) -> None:
+    """topologyToMatchedTermCount.update: only nodes carrying the key count; zero entries go."""
+    node_value = labels.get(key)
+    if node_value is None:
+        return
+    pair = (key, node_value)
+    count = counts.get(pair, 0) + value
+    if count:
+        counts[pair] = count
+    else:
+        del counts[pair]
+
+
+def matches_all(terms: tuple[IncomingTerm, ...], pod: Pod) -> bool:
+    """podMatchesAllAffinityTerms: false for no terms."""
+    if not terms:
+        return False
+    return all(term.matches(pod) for term in terms)
+
+
+def existing_anti_affinity_contribution(pod: Pod, namespace_labels: Mapping[str, str]) -> Contribute:
+    """Per node: the required anti-affinity terms of its pods that match the incoming pod."""
+
+    def contribute(node: NodeInfo) -> Contribution | None:
+        infos = node.pods_with_required_anti_affinity
+        if not infos:
+            return None
+        labels = node.node.labels
+        found: Contribution | None = None
+        for info in infos:
+            for term in info.required_anti_affinity_terms:
+                value = labels.get(term.topology_key)
+                if value is not None and term.matches(pod, namespace_labels):
+                    found = found if found is not None else {}
+                    pair = (term.topology_key, value)
+                    found[pair] = found.get(pair, 0) + 1
+        return found
+
+    return contribute
+
+
+def affinity_contribution(terms: tuple[IncomingTerm, ...]) -> Contribute:
+    """Per node: one count per term (on a node with its key) for each pod matching all the terms."""
+
+    def contribute(node: NodeInfo) -> Contribution | None:
+        infos = node.pods
+        if not infos:
+            return None
+        labels = node.node.labels
+        found: Contribution | None = None
+        for info in infos:
+            if matches_all(terms, info.pod):
+                for term in terms:
+                    value = labels.get(term.topology_key)
+                    if value is not None:
+                        found = found if found is not None else {}
+                        pair = (term.topology_key, value)
+                        found[pair] = found.get(pair, 0) + 1
+        return found
+
+    return contribute
+
+
+def anti_affinity_contribution(terms: tuple[IncomingTerm, ...]) -> Contribute:
+    """Per node: one count per anti-affinity term (on a node with its key) for each pod it matches."""
+
+    def contribute(node: NodeInfo) -> Contribution | None:
+        infos = node.pods
+        if not infos:
+            return None
+        labels = node.node.labels
+        found: Contribution | None = None
+        for term in terms:
+            value = labels.get(term.topology_key)
+            if value is None:
+                continue
+            matched = sum(1 for info in infos if term.matches(info.pod))
+            if matched:
+                found = found if found is not None else {}
+                pair = (term.topology_key, value)
+                found[pair] = found.get(pair, 0) + matched
+        return found
+
+    return contribute
+
+
+class PreFilterState:
+    """preFilterState: the three count maps, the incoming pod's resolved required terms and its
+    namespace labels (for AddPod/RemovePod)."""
+
+    __slots__ = (
+        "affinity_counts",
+        "affinity_keys",
+        "affinity_terms",
+        "anti_affinity_counts",
+        "anti_affinity_keys",
+        "anti_affinity_terms",
+        "existing_anti_affinity_counts",
+        "existing_keys",
+        "matches_own_affinity",
+        "namespace_labels",
+        "pod",
+    )
+
+    def __init__(
+        self,
+        pod: Pod,
+        namespace_labels: Mapping[str, str],
+        affinity_terms: tuple[IncomingTerm, ...],
+        anti_affinity_terms: tuple[IncomingTerm, ...],
+        existing_anti_affinity_counts: dict[Pair, int],
+        affinity_counts: dict[Pair, int],
+        anti_affinity_counts: dict[Pair, int],
+        existing_keys: Iterable[str],
+    ) -> None:
+        self.pod = pod
+        self.namespace_labels = namespace_labels
+        self.affinity_terms = affinity_terms
+        self.anti_affinity_terms = anti_affinity_terms
+        self.existing_anti_affinity_counts = existing_anti_affinity_counts
+        self.affinity_counts = affinity_counts
+        self.anti_affinity_counts = anti_affinity_counts
+        # The terms' topology keys, each once: all Filter needs of the terms.
+        self.affinity_keys = tuple(dict.fromkeys(term.topology_key for term in affinity_terms))
+        self.anti_affinity_keys = tuple(dict.fromkeys(term.topology_key for term in anti_affinity_terms))
+        # Topology keys that may hold a positive existing anti-affinity count (a superset is fine):
+        # Filter then looks up those keys instead of every label of the node.
+        self.existing_keys = set(existing_keys)
+        # The "first pod of a self-affine group" rule needs this; it cannot change within the cycle.
+        self.matches_own_affinity = matches_all(affinity_terms, pod)
+
+    def clone(self) -> "PreFilterState":
+        copy = PreFilterState.__new__(PreFilterState)
+        copy.pod = self.pod
+        copy.namespace_labels = self.namespace_labels
+        copy.affinity_terms = self.affinity_terms
+        copy.anti_affinity_terms = self.anti_affinity_terms
+        copy.affinity_keys = self.affinity_keys
+        copy.anti_affinity_keys = self.anti_affinity_keys
+        copy.existing_anti_affinity_counts = dict(self.existing_anti_affinity_counts)
+        copy.affinity_counts = dict(self.affinity_counts)
+        copy.anti_affinity_counts = dict(self.anti_affinity_counts)
+        copy.existing_keys = set(self.existing_keys)
+        copy.matches_own_affinity = self.matches_own_affinity
+        return copy
+
+    def update_with_pod(self, info: PodInfo, node: Node, multiplier: int) -> None:
+        """preFilterState.updateWithPod: what one pod on ``node`` adds (1) or takes away (-1)."""
+        labels = node.labels
+        terms: tuple[AffinityTerm, ...] = info.required_anti_affinity_terms
+        for term in terms:
+            if term.matches(self.pod, self.namespace_labels):
+                _bump(self.existing_anti_affinity_counts, labels, term.topology_key, multiplier)
+                self.existing_keys.add(term.topology_key)
+        if matches_all(self.affinity_terms, info.pod):
+            for incoming in self.affinity_terms:
+                _bump(self.affinity_counts, labels, incoming.topology_key, multiplier)
+        for incoming in self.anti_affinity_terms:
+            if incoming.matches(info.pod):
+                _bump(self.anti_affinity_counts, labels, incoming.topology_key, multiplier)
+
+    # ------------------------------------------------------------------ Filter predicates
+
+    def satisfies_pod_affinity(self, labels: Mapping[str, str]) -> bool:
+        """satisfyPodAffinity: every term's key on the node with matching pods in that topology, or,
+        when no pod anywhere matches, the pod matching its own terms."""
+        pods_exist = True
+        counts = self.affinity_counts
+        for key in self.affinity_keys:
+            value = labels.get(key)
+            if value is None:
+                return False  # every topology key must be on the node
+            if counts.get((key, value), 0) <= 0:
+                pods_exist = False
+        if pods_exist:
+            return True
+        return not counts and self.matches_own_affinity
+
+    def satisfies_pod_anti_affinity(self, labels: Mapping[str, str]) -> bool:
+        """satisfyPodAntiAffinity: no matching pod in the node's topology of any term."""
+        counts = self.anti_affinity_counts
+        if not counts:
+            return True
+        for key in self.anti_affinity_keys:
+            value = labels.get(key)
+            if value is not None and counts.get((key, value), 0) > 0:
+                return False
+        return True
+
+    def satisfies_existing_pods_anti_affinity(self, labels: Mapping[str, str]) -> bool:
+        """satisfyExistingPodsAntiAffinity: no existing pod's anti-affinity covers any label of the node."""
+        counts = self.existing_anti_affinity_counts
+        if not counts:
+            return True
+        for key in self.existing_keys:
+            value = labels.get(key)
+            if value is not None and counts.get((key, value), 0) > 0:
+                return False
+        return True

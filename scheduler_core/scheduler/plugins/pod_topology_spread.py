@@ -1,0 +1,427 @@
+"""PodTopologySpread: DoNotSchedule constraints filter nodes by skew; ScheduleAnyway constraints
+(or the default constraints) prefer nodes whose domains hold fewer matching pods
+(pkg/scheduler/framework/plugins/podtopologyspread: plugin.go, filtering.go, scoring.go)."""
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scheduler_core.api.fields import Fields
+from scheduler_core.api.types import Pod, TopologySpreadConstraint
+from scheduler_core.api.validation import qualified_name_problem
+from scheduler_core.errors import ManifestError
+from scheduler_core.scheduler.framework import (
+    MAX_NODE_SCORE,
+    SKIP,
+    SUCCESS,
+    CycleState,
+    NodeScore,
+    PodInfoLike,
+    PreFilterResult,
+    Status,
+    error,
+    unresolvable,
+    unschedulable,
+)
+from scheduler_core.scheduler.plugins.node_affinity import required_node_affinity
+from scheduler_core.scheduler.plugins.pod_topology_spread_common import (
+    DO_NOT_SCHEDULE,
+    HOSTNAME_LABEL,
+    MAX_INT32,
+    SCHEDULE_ANYWAY,
+    ZONE_LABEL,
+    CriticalPaths,
+    SpreadConstraint,
+    count_matching_pods,
+    default_selector,
+    node_has_keys,
+    passes_inclusion_policies,
+    spread_constraints,
+)
+from scheduler_core.scheduler.plugins.pod_topology_spread_counts import DomainCountsCache
+from scheduler_core.scheduler.runtime import Handle
+from scheduler_core.scheduler.snapshot import NodeInfo
+
+NAME = "PodTopologySpread"
+PRE_FILTER_KEY = "PreFilter" + NAME
+PRE_SCORE_KEY = "PreScore" + NAME
+ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints"
+ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + " (missing required label)"
+SYSTEM_DEFAULTING = "System"
+LIST_DEFAULTING = "List"
+
+# plugin.go systemDefaultConstraints: both ScheduleAnyway, so they only ever affect scoring.
+SYSTEM_DEFAULT_CONSTRAINTS = (
+    TopologySpreadConstraint(max_skew=3, topology_key=HOSTNAME_LABEL, when_unsatisfiable=SCHEDULE_ANYWAY),
+    TopologySpreadConstraint(max_skew=5, topology_key=ZONE_LABEL, when_unsatisfiable=SCHEDULE_ANYWAY),
+)
+
+_ARGS_PATH = "pluginConfig[PodTopologySpread].args"
+_DOCUMENT = "KubeSchedulerConfiguration"
+_NODE_LABEL_NOT_MATCH = unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH)
+_CONSTRAINTS_NOT_MATCH = unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH)
+
+
+def _default_constraint(item: Fields) -> TopologySpreadConstraint:
+    """One of args.defaultConstraints, checked as ValidatePodTopologySpreadArgs checks it (which,
+    unlike the API server's pod validation, leaves minDomains alone)."""
+    item.reject_unknown(
+        {
+            "maxSkew", "topologyKey", "whenUnsatisfiable", "labelSelector", "minDomains",
+            "nodeAffinityPolicy", "nodeTaintsPolicy", "matchLabelKeys",
+        }
+    )  # fmt: skip
+    max_skew = item.integer("maxSkew", 0) or 0
+    if max_skew <= 0:
+        raise item.error("maxSkew", f"Invalid value: {max_skew}: not in valid range (0, inf)")
+    topology_key = item.string("topologyKey")
+    if not topology_key:
+        raise item.error("topologyKey", "Required value: can not be empty")
+    problem = qualified_name_problem(topology_key)
+    if problem:
+        raise item.error("topologyKey", f'Invalid value: "{topology_key}": {problem}')
+    when = item.one_of("whenUnsatisfiable", (DO_NOT_SCHEDULE, SCHEDULE_ANYWAY))
+    if when is None:
+        raise item.error(
+            "whenUnsatisfiable", f'Unsupported value: "": supported values: "{DO_NOT_SCHEDULE}", "{SCHEDULE_ANYWAY}"'
+        )
+    if item.has("labelSelector"):
+        raise item.error(
+            "labelSelector", "Forbidden: constraint must not define a selector, as they deduced for each pod"
+        )
+    return TopologySpreadConstraint(
+        max_skew=max_skew,
+        topology_key=topology_key,
+        when_unsatisfiable=when,
+        min_domains=item.integer("minDomains"),
+        node_affinity_policy=item.one_of("nodeAffinityPolicy", ("Honor", "Ignore")),
+        node_taints_policy=item.one_of("nodeTaintsPolicy", ("Honor", "Ignore")),
+        match_label_keys=item.strings("matchLabelKeys"),
+    )
+
+
+def parse_args(args: Mapping[str, Any]) -> tuple[tuple[TopologySpreadConstraint, ...], bool]:
+    """PodTopologySpreadArgs (v1 defaults defaultingType to System), validated as upstream does:
+    (the default constraints, whether they are the system defaults)."""
+    defaulting = args.get("defaultingType") or SYSTEM_DEFAULTING
+    if defaulting not in (SYSTEM_DEFAULTING, LIST_DEFAULTING):
+        raise ManifestError(
+            _DOCUMENT,
+            f"{_ARGS_PATH}.defaultingType",
+            f'Unsupported value: "{defaulting}": supported values: "{SYSTEM_DEFAULTING}", "{LIST_DEFAULTING}"',
+        )
+    constraints: list[TopologySpreadConstraint] = []
+    seen: set[tuple[str, str]] = set()
+    for item in Fields(args, _ARGS_PATH, _DOCUMENT).objects("defaultConstraints"):
+        constraint = _default_constraint(item)
+        pair = (constraint.topology_key, constraint.when_unsatisfiable)
+        if pair in seen:
+            raise item.error_here(f'Duplicate value: "{{{pair[0]}, {pair[1]}}}"')
+        seen.add(pair)
+        constraints.append(constraint)
+    if defaulting == SYSTEM_DEFAULTING:
+        if constraints:
+            raise ManifestError(
+                _DOCUMENT,
+                f"{_ARGS_PATH}.defaultingType",
+                'Invalid value: "System": when .defaultingType is "System", .defaultConstraints must be empty',
+            )
+        return SYSTEM_DEFAULT_CONSTRAINTS, True
+    return tuple(constraints), False
+
+
+# ---------------------------------------------------------------------------- PreFilter / Filter state
+
+
+class HardConstraint:
+    """One DoNotSchedule constraint in the PreFilter state: matching pods per eligible domain."""
+
+    __slots__ = ("constraint", "counts", "max_skew", "min_domains", "minimum", "paths", "self_match", "topology_key")
+
+    def __init__(self, constraint: SpreadConstraint, counts: dict[str, int], self_match: int) -> None:
+        self.constraint = constraint
+        self.topology_key = constraint.topology_key
+        self.max_skew = constraint.max_skew
+        self.min_domains = constraint.min_domains
+        self.self_match = self_match  # the incoming pod counts itself where it matches the selector
+        self.counts = counts  # TpValueToMatchNum: domain -> matching pods
+        self.minimum = min(counts.values()) if counts else MAX_INT32
+        # criticalPaths, built on the first AddPod/RemovePod: until then the minimum above is the same number.
+        self.paths: CriticalPaths | None = None
+
+    def clone(self) -> "HardConstraint":
+        copy = HardConstraint.__new__(HardConstraint)
+        copy.constraint = self.constraint
+        copy.topology_key = self.topology_key
+        copy.max_skew = self.max_skew
+        copy.min_domains = self.min_domains
+        copy.self_match = self.self_match
+        copy.counts = dict(self.counts)
+        copy.minimum = self.minimum
+        copy.paths = self.paths.copy() if self.paths is not None else None
+        return copy
+
+    def add(self, value: str, delta: int) -> None:
+        if self.paths is None:
+            self.paths = CriticalPaths.of(self.counts)
+        count = self.counts.get(value, 0) + delta
+        self.counts[value] = count
+        self.paths.update(value, count)
+        self.minimum = self.paths.count0
+
+
+class PreFilterState:
+    """preFilterState; CycleState.clone() clones it for each preemption what-if."""
+
+    __slots__ = ("constraints", "keys")
+
+    def __init__(self, constraints: list[HardConstraint]) -> None:
+        self.constraints = constraints
+        self.keys = tuple(c.topology_key for c in constraints)
+
+    def clone(self) -> "PreFilterState":
+        return PreFilterState([c.clone() for c in self.constraints])
+
+
+# ---------------------------------------------------------------------------- PreScore / Score state
+
+
+class SoftConstraint:
+    """One ScheduleAnyway constraint in the PreScore state."""
+
+    __slots__ = ("bonus", "constraint", "counts", "topology_key", "weight")
+
+    def __init__(self, constraint: SpreadConstraint, counts: dict[str, int] | None, weight: float) -> None:
+        self.constraint = constraint
+        self.topology_key = constraint.topology_key
+        self.counts = counts  # None for kubernetes.io/hostname: Score counts the node's own pods
+        self.weight = weight
+        self.bonus = float(constraint.max_skew - 1)  # waters down small skews
+
+
+class PreScoreState:
+    __slots__ = ("constraints", "ignored_nodes", "namespace")
+
+    def __init__(self, constraints: list[SoftConstraint], ignored_nodes: set[str], namespace: str) -> None:
+        self.constraints = constraints
+        self.ignored_nodes = ignored_nodes  # nodes missing a required topology key: they score 0
+        self.namespace = namespace
+
+
+def topology_normalizing_weight(size: int) -> float:
+    """Smaller topologies weigh less, so their counts are not watered down by bigger ones."""
+    return math.log(size + 2)
+
+
+def _round_half_away(value: float) -> int:
+    """Go's math.Round for the non-negative raw scores."""
+    whole = int(value)
+    return whole + 1 if value - whole >= 0.5 else whole
+
+
+def _includes_every_node(constraint: SpreadConstraint, affinity_trivial: bool) -> bool:
+    """Whether the inclusion policies let every node in, so the cached per-domain totals apply as they are."""
+    return (affinity_trivial or not constraint.honor_node_affinity) and not constraint.honor_node_taints
+
+
+# The CycleState read errors upstream wraps (getPreFilterState, getPreScoreState).
+_PRE_FILTER_STATE_NOT_FOUND = error(f'reading "{PRE_FILTER_KEY}" from cycleState: not found')
+_PRE_SCORE_STATE_NOT_FOUND = error(f'error reading "{PRE_SCORE_KEY}" from cycleState: not found')
+
+
+# ---------------------------------------------------------------------------- the plugin
+
+
+class PodTopologySpread:
+    name = NAME
+
+    def __init__(self, args: Mapping[str, Any], handle: Handle | None = None) -> None:
+        self.handle = handle if handle is not None else Handle()
+        defaults, self.system_defaulted = parse_args(args)
+        # The default constraints split by action once; each pod gets them with its own selector.
+        self._hard_defaults = spread_constraints(defaults, {}, DO_NOT_SCHEDULE)
+        self._soft_defaults = spread_constraints(defaults, {}, SCHEDULE_ANYWAY)
+        self._counts = DomainCountsCache()
+
+    def _constraints(self, pod: Pod, action: str) -> list[SpreadConstraint]:
+        """getConstraints: the pod's own constraints with this action, else the default ones, which
+        need a selector deduced from the pod's Services and controller (none deduced: no constraints)."""
+        if pod.spec.topology_spread_constraints:
+            return spread_constraints(pod.spec.topology_spread_constraints, pod.labels, action)
+        defaults = self._hard_defaults if action == DO_NOT_SCHEDULE else self._soft_defaults
+        if not defaults:
+            return []
+        selector = default_selector(pod, self.handle.selector_sources)
+        if selector.is_empty:
+            return []
+        return [constraint.with_selector(selector) for constraint in defaults]
+
+    # ------------------------------------------------------------------ PreFilter
+
+    def pre_filter(
+        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
+    ) -> tuple[PreFilterResult | None, Status]:
+        constraints = self._constraints(pod, DO_NOT_SCHEDULE)
+        if not constraints:
+            return None, SKIP
+        # A node takes part only if it has every constraint's key; then each constraint's policies apply.
+        keys = tuple(c.topology_key for c in constraints)
+        required = required_node_affinity(pod)
+        affinity_trivial = not required.node_selector and required.required is None
+        tolerations = pod.spec.tolerations
+        hard = []
+        for constraint in constraints:
+            counted = self._counts.get(nodes, pod.namespace, constraint, keys)
+            if _includes_every_node(constraint, affinity_trivial):
+                per_domain = dict(counted.totals)
+            else:
+                per_domain = {}
+                for node, domain, count in zip(counted.nodes, counted.domains, counted.counts, strict=True):
+                    if domain is not None and passes_inclusion_policies(constraint, node, required, tolerations):
+                        per_domain[domain] = per_domain.get(domain, 0) + count
+            hard.append(HardConstraint(constraint, per_domain, 1 if constraint.matches(pod.labels) else 0))
+        state.write(PRE_FILTER_KEY, PreFilterState(hard))
+        return None, SUCCESS
+
+    # ------------------------------------------------------------------ PreFilterExtensions
+
+    def add_pod(self, state: CycleState, pod_to_schedule: Pod, pod_info_to_add: PodInfoLike, node: NodeInfo) -> Status:
+        return self._update_with_pod(state, pod_info_to_add.pod, pod_to_schedule, node, 1)
+
+    def remove_pod(
+        self, state: CycleState, pod_to_schedule: Pod, pod_info_to_remove: PodInfoLike, node: NodeInfo
+    ) -> Status:
+        return self._update_with_pod(state, pod_info_to_remove.pod, pod_to_schedule, node, -1)
+
+    def _update_with_pod(self, state: CycleState, updated: Pod, preemptor: Pod, node: NodeInfo, delta: int) -> Status:
+        """updateWithPod: a pod of the preemptor's namespace on an eligible node moves its domain's
+        count. Unlike PreFilter's counting, an empty selector matches here and terminating pods count."""
+        s: PreFilterState | None = state.get(PRE_FILTER_KEY)
+        if s is None:
+            return _PRE_FILTER_STATE_NOT_FOUND
+        if updated.namespace != preemptor.namespace:
+            return SUCCESS
+        labels = node.node.metadata.labels
+        if not node_has_keys(labels, s.keys):
+            return SUCCESS
+        required = required_node_affinity(preemptor)
+        for hard in s.constraints:
+            constraint = hard.constraint
+            if not constraint.matches(updated.labels):
+                continue
+            if not passes_inclusion_policies(constraint, node, required, preemptor.spec.tolerations):
+                continue
+            hard.add(labels[hard.topology_key], delta)
+        return SUCCESS
+
+    # ------------------------------------------------------------------ Filter
+
+    def filter(self, state: CycleState, pod: Pod, node: NodeInfo) -> Status:
+        s: PreFilterState | None = state.get(PRE_FILTER_KEY)
+        if s is None:
+            return _PRE_FILTER_STATE_NOT_FOUND
+        labels = node.node.metadata.labels
+        for hard in s.constraints:
+            value = labels.get(hard.topology_key)
+            if value is None:
+                return _NODE_LABEL_NOT_MATCH
+            counts = hard.counts
+            # Fewer eligible domains than minDomains: the global minimum is taken as 0.
+            minimum = hard.minimum if len(counts) >= hard.min_domains else 0
+            if counts.get(value, 0) + hard.self_match - minimum > hard.max_skew:
+                return _CONSTRAINTS_NOT_MATCH
+        return SUCCESS
+
+    # ------------------------------------------------------------------ PreScore
+
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:
+        all_nodes = self.handle.snapshot.nodes()
+        if not all_nodes:
+            return SKIP
+        constraints = self._constraints(pod, SCHEDULE_ANYWAY)
+        if not constraints:
+            return SKIP
+        # Only system-defaulted pods may score nodes lacking a key: hostname spreading without zones.
+        require_all = bool(pod.spec.topology_spread_constraints) or not self.system_defaulted
+        keys = tuple(c.topology_key for c in constraints)
+        ignored: set[str] = set()
+        registered: list[dict[str, int]] = [{} for _ in constraints]
+        for node in nodes:
+            labels = node.node.metadata.labels
+            if require_all and not node_has_keys(labels, keys):
+                ignored.add(node.name)
+                continue
+            for constraint, domains in zip(constraints, registered, strict=True):
+                if constraint.topology_key != HOSTNAME_LABEL:
+                    domains.setdefault(labels.get(constraint.topology_key, ""), 0)
+
+        required = required_node_affinity(pod)
+        affinity_trivial = not required.node_selector and required.required is None
+        tolerations = pod.spec.tolerations
+        soft = []
+        for constraint, domains in zip(constraints, registered, strict=True):
+            if constraint.topology_key == HOSTNAME_LABEL:
+                size = len(nodes) - len(ignored)
+                soft.append(SoftConstraint(constraint, None, topology_normalizing_weight(size)))
+                continue
+            # Count over all nodes, but only into domains that some filtered node holds.
+            counted = self._counts.get(all_nodes, pod.namespace, constraint, keys if require_all else ())
+            if _includes_every_node(constraint, affinity_trivial):
+                totals = counted.totals
+                for value in domains:
+                    domains[value] = totals.get(value, 0)
+            else:
+                for node, domain, count in zip(counted.nodes, counted.domains, counted.counts, strict=True):
+                    if (
+                        domain is not None
+                        and domain in domains
+                        and passes_inclusion_policies(constraint, node, required, tolerations)
+                    ):
+                        domains[domain] += count
+            soft.append(SoftConstraint(constraint, domains, topology_normalizing_weight(len(domains))))
+        state.write(PRE_SCORE_KEY, PreScoreState(soft, ignored, pod.namespace))
+        return SUCCESS
+
+    # ------------------------------------------------------------------ Score
+
+    def score(self, state: CycleState, pod: Pod, node: NodeInfo) -> tuple[int, Status]:
+        s: PreScoreState | None = state.get(PRE_SCORE_KEY)
+        if s is None:
+            return 0, _PRE_SCORE_STATE_NOT_FOUND
+        if node.name in s.ignored_nodes:
+            return 0, SUCCESS
+        labels = node.node.metadata.labels
+        total = 0.0
+        for soft in s.constraints:
+            value = labels.get(soft.topology_key)
+            if value is None:
+                continue
+            counts = soft.counts
+            if counts is None:
+                matching = count_matching_pods(node.pods, soft.constraint, s.namespace)
+            else:
+                matching = counts.get(value, 0)
+            total += matching * soft.weight + soft.bonus
+        return _round_half_away(total), SUCCESS
+
+    def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
+        """Fewer matching pods score higher; ignored nodes get 0 and stay out of min and max."""
+        s: PreScoreState | None = state.get(PRE_SCORE_KEY)
+        if s is None:
+            return _PRE_SCORE_STATE_NOT_FOUND
+        ignored = s.ignored_nodes
+        lowest = 2**63 - 1
+        highest = 0
+        for entry in scores:
+            if entry.name in ignored:
+                continue
+            lowest = min(lowest, entry.score)
+            highest = max(highest, entry.score)
+        for entry in scores:
+            if entry.name in ignored:
+                entry.score = 0
+            elif highest == 0:
+                entry.score = MAX_NODE_SCORE
+            else:
+                entry.score = MAX_NODE_SCORE * (highest + lowest - entry.score) // highest
+        return SUCCESS

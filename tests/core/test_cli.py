@@ -1,0 +1,118 @@
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scheduler_core.cli import EXIT_BAD_INPUT, main
+
+DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).parents[2]
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_explain_json_follows_the_contract():
+    status, out, err = run("explain", "-f", str(DATA / "pending_cluster.yaml"), "--pod", "shop/big", "-o", "json")
+    assert status == 0, err
+    report = json.loads(out)
+    assert report["pod"] == "shop/big"
+    assert report["selected"] is None
+    assert report["message"].startswith("0/5 nodes are available:")
+    rejected = {node["name"]: node for node in report["nodes"]}
+    assert rejected["worker-1"] == {
+        "name": "worker-1",
+        "feasible": False,
+        "plugin": "NodeResourcesFit",
+        "reasons": ["Insufficient cpu"],
+    }
+
+
+def test_explain_json_reports_normalized_scores_and_weighted_total():
+    status, out, _ = run(
+        "explain", "-f", str(DATA / "seed_node_affinity.yaml"), "--pod", "nginx-node-affinity-test", "-o", "json"
+    )
+    assert status == 0
+    report = json.loads(out)
+    assert report["selected"] == "worker2"
+    for node in report["nodes"]:
+        if node["feasible"]:
+            assert all(0 <= score <= 100 for score in node["scores"].values())
+            assert node["total"] == sum(score * report["weights"][name] for name, score in node["scores"].items())
+
+
+def test_explain_table_names_the_winner_and_the_reasons():
+    status, out, _ = run("explain", "-f", str(DATA / "seed_node_affinity.yaml"), "--pod", "nginx-node-affinity-test")
+    assert status == 0
+    assert out.startswith("Pod default/nginx-node-affinity-test would be scheduled to worker2")
+    assert "didn't match Pod's node affinity/selector" in out
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "expected"),
+    [
+        ("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n"
+         "    resources: {requests: {cpu: lots}}\n",
+         "bad.yaml:7: Pod default/p spec.containers[0].resources.requests.cpu: invalid quantity"),
+        ("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}], nodeSelecter: {a: b}}\n",
+         'unknown field "spec.nodeSelecter"'),
+        ("a: [unclosed\n", "invalid YAML"),
+        ("apiVersion: v1\nkind: Widget\nmetadata: {name: w}\n", 'kind "Widget" is not supported'),
+        ("x: &a [1]\ny: *a\n", "aliases"),
+    ],
+)  # fmt: skip
+def test_bad_input_exits_2_with_document_field_and_line(tmp_path, yaml_text, expected):
+    manifest = tmp_path / "bad.yaml"
+    manifest.write_text(yaml_text)
+    status, _, err = run("explain", "-f", str(manifest), "--pod", "p")
+    assert status == EXIT_BAD_INPUT
+    assert expected in err
+    assert "Traceback" not in err
+    assert err.startswith(f"error: {manifest}:")
+
+
+def test_missing_file_and_bad_arguments_exit_2_without_traceback(tmp_path):
+    status, _, err = run("explain", "-f", str(tmp_path / "nope.yaml"), "--pod", "p")
+    assert status == EXIT_BAD_INPUT
+    assert "no such file" in err
+    status, _, err = run("explain", "--pod", "p")
+    assert status == EXIT_BAD_INPUT
+    assert "Traceback" not in err
+
+
+def test_module_entry_point_runs_as_a_program():
+    manifest = str(DATA / "pending_cluster.yaml")
+    completed = subprocess.run(
+        [sys.executable, "-m", "scheduler_core", "explain", "--pod", "shop/big", "-f", manifest],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "stays Pending" in completed.stdout
+
+
+def test_bench_json_prints_one_entry_per_workload_asked():
+    status, out, err = run("bench", "--workload", "SchedulingBasic", "--nodes", "20", "-o", "json")
+    assert status == 0, err
+    report = json.loads(out)
+    assert report["python"]
+    (entry,) = report["workloads"]
+    assert entry["name"] == "SchedulingBasic"
+    assert entry["nodes"] == 20
+    assert entry["scheduled"] == entry["measured_pods"]
+    assert entry["unschedulable"] == 0
+    assert entry["pods_per_second"] > 0
+
+
+def test_bench_refuses_unknown_workloads():
+    status, _, err = run("bench", "--workload", "Nope")
+    assert status == EXIT_BAD_INPUT
+    assert "unknown workload" in err
