@@ -107,6 +107,40 @@ def _run_explain(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------- simulate
+
+
+def _run_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from scheduler_core.cluster import SimulationLimitError
+    from scheduler_core.simulation import Simulation
+    from scheduler_core.state import cluster_state
+    from scheduler_core.timeline import DurationError, parse_duration
+
+    until = None
+    if args.until is not None:
+        try:
+            until = parse_duration(args.until)
+        except DurationError as error:
+            raise UsageError(f"--until: {error}") from None
+    simulation = Simulation(_manifests(args.file), _configuration(args.config), seed=args.seed)
+    events = []
+    try:
+        for event in simulation.run(until):
+            if args.output == "jsonl":
+                out.write(json.dumps(event.as_dict(), ensure_ascii=False) + "\n")
+            else:
+                events.append(event.as_dict())
+    except SimulationLimitError as error:
+        raise UsageError(str(error)) from None
+    state = cluster_state(simulation.cluster, simulation.now)
+    if args.output == "jsonl":
+        out.write(json.dumps({"state": state}, ensure_ascii=False) + "\n")
+    else:
+        json.dump({**state, "events": events}, out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    return 0
+
+
 # ---------------------------------------------------------------------------- bench
 
 
@@ -152,6 +186,14 @@ def build_parser() -> argparse.ArgumentParser:
     explain_cmd.add_argument("--seed", type=int, default=0, help="seed of the tie-breaking random generator")
     explain_cmd.add_argument("-o", "--output", choices=["json", "table"], default="table")
     explain_cmd.set_defaults(run=_run_explain)
+
+    simulate_cmd = commands.add_parser("simulate", help="run the scenario: controllers, scheduler, kubelets, timeline")
+    simulate_cmd.add_argument("-f", "--file", action="append", required=True, help="multi-document YAML (repeatable)")
+    simulate_cmd.add_argument("--config", help="a KubeSchedulerConfiguration file")
+    simulate_cmd.add_argument("--seed", type=int, default=0, help="seed of the run's random generator")
+    simulate_cmd.add_argument("--until", help="stop at this simulated time (Go duration: 90s, 5m)")
+    simulate_cmd.add_argument("-o", "--output", choices=["json", "jsonl"], default="json")
+    simulate_cmd.set_defaults(run=_run_simulate)
 
     bench_cmd = commands.add_parser("bench", help="scheduling throughput on scheduler_perf-like workloads")
     bench_cmd.add_argument("--workload", action="append", help="workload name (repeatable; default: all six)")

@@ -140,6 +140,9 @@ class Cluster:
 
 
 def type_name(obj: Any) -> str:
+    explicit = getattr(obj, "kind_name", None)  # stand-ins for objects that do not exist
+    if isinstance(explicit, str):
+        return explicit
     return str(getattr(type(obj), "kind", type(obj).__name__))
 
 

@@ -179,6 +179,7 @@ def parse_metadata(parent: Fields, *, namespaced: bool, name_required: bool = Tr
         owner_references=owners,
         creation_timestamp=parse_timestamp(fields, "creationTimestamp") or 0.0,
         deletion_timestamp=deletion,
+        deletion_grace_period_seconds=fields.integer("deletionGracePeriodSeconds", None, minimum=0),
         generate_name=fields.string("generateName"),
     )
 

@@ -44,6 +44,7 @@ class ObjectMeta:
     owner_references: tuple[OwnerReference, ...] = ()
     creation_timestamp: float = 0.0
     deletion_timestamp: float | None = None
+    deletion_grace_period_seconds: int | None = None
     generate_name: str = ""
 
     @property

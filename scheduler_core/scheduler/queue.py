@@ -31,7 +31,8 @@ class ClusterEvent(StrEnum):
     NODE_ALLOCATABLE_UPDATE = "UpdateNodeAllocatable"
     NODE_CONDITION_UPDATE = "UpdateNodeCondition"
     ASSIGNED_POD_ADD = "AssignedPodAdd"
-    ASSIGNED_POD_UPDATE = "AssignedPodUpdate"
+    ASSIGNED_POD_LABEL_UPDATE = "AssignedPodUpdateLabel"
+    ASSIGNED_POD_SCALE_DOWN = "AssignedPodUpdateScaleDown"  # its requests shrank (in-place resize)
     ASSIGNED_POD_DELETE = "AssignedPodDelete"
     POD_UPDATE = "UpdatePod"  # the unschedulable pod itself changed
     NAMESPACE_CHANGE = "NamespaceChange"
@@ -54,7 +55,7 @@ PLUGIN_EVENTS: dict[str, frozenset[ClusterEvent]] = {
             ClusterEvent.NODE_ALLOCATABLE_UPDATE,
             ClusterEvent.NODE_TAINT_UPDATE,
             ClusterEvent.ASSIGNED_POD_DELETE,
-            ClusterEvent.ASSIGNED_POD_UPDATE,
+            ClusterEvent.ASSIGNED_POD_SCALE_DOWN,
             ClusterEvent.POD_UPDATE,
         }
     ),
@@ -62,7 +63,7 @@ PLUGIN_EVENTS: dict[str, frozenset[ClusterEvent]] = {
         _NODE_ANY
         | {
             ClusterEvent.ASSIGNED_POD_ADD,
-            ClusterEvent.ASSIGNED_POD_UPDATE,
+            ClusterEvent.ASSIGNED_POD_LABEL_UPDATE,
             ClusterEvent.ASSIGNED_POD_DELETE,
             ClusterEvent.POD_UPDATE,
         }
@@ -72,7 +73,7 @@ PLUGIN_EVENTS: dict[str, frozenset[ClusterEvent]] = {
             ClusterEvent.NODE_ADD,
             ClusterEvent.NODE_LABEL_UPDATE,
             ClusterEvent.ASSIGNED_POD_ADD,
-            ClusterEvent.ASSIGNED_POD_UPDATE,
+            ClusterEvent.ASSIGNED_POD_LABEL_UPDATE,
             ClusterEvent.ASSIGNED_POD_DELETE,
             ClusterEvent.POD_UPDATE,
             ClusterEvent.NAMESPACE_CHANGE,

@@ -6,7 +6,7 @@ by reservoir sampling from the scheduler's one seeded random generator.
 """
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from scheduler_core.api.types import Pod
@@ -265,11 +265,17 @@ class Scheduler:
         self.snapshot.add_pod(bound)
         return bound
 
-    def apply_preemption(self, result: ScheduleResult) -> "PreemptionApplied":
+    def apply_preemption(
+        self, result: ScheduleResult, evict: Callable[[Pod], None] | None = None
+    ) -> "PreemptionApplied":
         """Carries out the PostFilter's nomination of a failed attempt, as prepareCandidate and the failure
-        handler do: evict the victims from the snapshot (one Preempted event each; a victim already being
-        deleted gets no second deletion and no event), clear the nominations of lower-priority pods on
-        that node, and nominate the pod there. Returns the updated pods for the caller's queue."""
+        handler do: evict the victims (one Preempted event each; a victim already being deleted gets no
+        second deletion and no event), clear the nominations of lower-priority pods on that node, and
+        nominate the pod there. Returns the updated pods for the caller's queue.
+
+        ``evict`` deletes a victim; by default it leaves the snapshot at once. A simulation passes the
+        API's graceful deletion instead, and the snapshot follows when the pod is really gone."""
+        remove: Callable[[Pod], object] = evict or self.snapshot.remove_pod
         pod = result.pod
         node_name = result.nominated_node
         applied = PreemptionApplied(pod)
@@ -280,7 +286,7 @@ class Scheduler:
             for victim in result.victims:
                 if victim.metadata.deletion_timestamp is not None:
                     continue
-                self.snapshot.remove_pod(victim)
+                remove(victim)
                 applied.evicted.append(victim)
                 applied.events.append((victim, preempted_event_message(pod, node_name)))
             for info in list(nominator.pods_for_node(node_name)):

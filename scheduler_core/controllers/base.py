@@ -1,0 +1,95 @@
+"""What every controller sees of the simulation, and the shape of a controller."""
+
+import random
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from scheduler_core.api.types import Pod
+from scheduler_core.cluster import Change, Cluster, ConflictError
+from scheduler_core.events import NORMAL, WARNING
+
+# Annotations a scenario may set on a pod (or its template) to shape its simulated life.
+STARTUP_SECONDS_ANNOTATION = "playground.k8s.io/startup-seconds"
+RUN_SECONDS_ANNOTATION = "playground.k8s.io/run-seconds"
+EXIT_CODE_ANNOTATION = "playground.k8s.io/exit-code"
+MEMORY_USAGE_ANNOTATION = "playground.k8s.io/memory-usage"
+DEFAULT_STARTUP_SECONDS = 1.0
+
+
+@dataclass(slots=True)
+class SimulationOptions:
+    default_startup_seconds: float = DEFAULT_STARTUP_SECONDS
+    max_events: int = 1_000_000
+    max_steps_per_instant: int = 200_000
+
+
+class Context(Protocol):
+    """The simulation as controllers use it."""
+
+    cluster: Cluster
+    rng: random.Random
+    options: SimulationOptions
+    workload_demand: dict[str, float]  # "Kind/namespace/name" -> total CPU demand in millicores (set-utilization)
+
+    @property
+    def now(self) -> float: ...
+
+    def after(self, delay: float, callback: Callable[[], None], *, label: str = "", idle: bool = False) -> None: ...
+
+
+class Controller(Protocol):
+    name: str
+
+    def on_change(self, change: Change) -> None: ...
+
+    def sync(self) -> bool: ...
+
+
+@dataclass(slots=True)
+class DirtyKeys:
+    """Keys a controller must reconcile, in the order they were first marked (deterministic)."""
+
+    keys: dict[str, None] = field(default_factory=dict)
+
+    def mark(self, key: str) -> None:
+        self.keys[key] = None
+
+    def take(self) -> list[str]:
+        keys = list(self.keys)
+        self.keys.clear()
+        return keys
+
+    def __bool__(self) -> bool:
+        return bool(self.keys)
+
+
+def delete_pod(ctx: Context, pod: Pod, *, grace_period: int | None = None) -> None:
+    """DELETE a pod as the API server does: an unbound pod goes at once; a bound one becomes
+    Terminating (deletionTimestamp) and the kubelet removes it after its grace period."""
+    current = ctx.cluster.get("Pod", pod.key)
+    if current is None:
+        return
+    if not current.spec.node_name or grace_period == 0:
+        with suppress(ConflictError):
+            ctx.cluster.delete("Pod", current.key)
+        return
+    if current.metadata.deletion_timestamp is not None:
+        return
+    grace = current.spec.termination_grace_period_seconds if grace_period is None else grace_period
+    metadata = replace(current.metadata, deletion_timestamp=ctx.now, deletion_grace_period_seconds=grace)
+    ctx.cluster.update(replace(current, metadata=metadata))
+
+
+def record(ctx: Context, obj: Any, reason: str, message: str, *, warning: bool = False, source: str = "") -> None:
+    ctx.cluster.record(obj, reason, message, event_type=WARNING if warning else NORMAL, source=source)
+
+
+def is_terminating(pod: Pod) -> bool:
+    return pod.metadata.deletion_timestamp is not None
+
+
+def is_active(pod: Pod) -> bool:
+    """Counted by controllers: not finished and not being deleted."""
+    return pod.status.phase not in ("Succeeded", "Failed") and not is_terminating(pod)

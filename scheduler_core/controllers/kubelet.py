@@ -1,0 +1,157 @@
+"""The kubelets: a bound pod starts after its start-up delay (Pulled, Created, Started), becomes
+Ready when its readinessProbe allows, runs to completion when it is not restartPolicy Always, and
+a deleted pod is stopped (Killing) and removed after its grace period.
+
+Annotations shape a pod's simulated life: playground.k8s.io/startup-seconds (default 1),
+playground.k8s.io/run-seconds (default 5 for pods that run to completion), playground.k8s.io/exit-code.
+"""
+
+from dataclasses import replace
+
+from scheduler_core.api.types import Pod
+from scheduler_core.cluster import Change, ChangeType
+from scheduler_core.controllers.base import (
+    EXIT_CODE_ANNOTATION,
+    RUN_SECONDS_ANNOTATION,
+    STARTUP_SECONDS_ANNOTATION,
+    Context,
+    record,
+)
+
+NAME = "kubelet"
+DEFAULT_RUN_SECONDS = 5.0
+MAX_ANNOTATED_SECONDS = 366 * 24 * 3600.0
+
+
+def _seconds(pod: Pod, annotation: str, default: float) -> float:
+    raw = pod.metadata.annotations.get(annotation)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        return default
+    return min(max(value, 0.0), MAX_ANNOTATED_SECONDS)
+
+
+def readiness_delay(pod: Pod) -> float:
+    """Seconds from start to Ready: the first probe runs at initialDelaySeconds, then every
+    periodSeconds until successThreshold probes have passed; no probe means ready at once."""
+    delays = [
+        probe.initial_delay_seconds + probe.period_seconds * (probe.success_threshold - 1)
+        for container in pod.spec.containers
+        if (probe := container.readiness_probe) is not None
+    ]
+    return float(max(delays, default=0))
+
+
+class Kubelet:
+    name = NAME
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._starting: set[str] = set()  # uids with a start timer
+        self._stopping: set[str] = set()  # uids with a removal timer
+
+    def on_change(self, change: Change) -> None:
+        if change.kind == "Pod":
+            pod = change.new
+            if change.type is ChangeType.DELETED or pod is None:
+                return
+            self._consider(pod)
+        elif (
+            change.kind == "Node"
+            and change.type is ChangeType.MODIFIED
+            and change.new.status.ready
+            and not change.old.status.ready
+        ):
+            for pod in self.ctx.cluster.objects("Pod"):
+                if pod.spec.node_name == change.new.name:
+                    self._consider(pod)
+
+    def sync(self) -> bool:
+        return False  # all of the kubelet's work runs on timers
+
+    def _node_ready(self, pod: Pod) -> bool:
+        node = self.ctx.cluster.get("Node", pod.spec.node_name)
+        return node is not None and bool(node.status.ready)
+
+    def _consider(self, pod: Pod) -> None:
+        if not pod.spec.node_name or not self._node_ready(pod):
+            return
+        uid = pod.metadata.uid
+        if pod.metadata.deletion_timestamp is not None:
+            if uid not in self._stopping:
+                self._stopping.add(uid)
+                self._stop(pod)
+            return
+        if pod.status.phase == "Pending" and uid not in self._starting:
+            self._starting.add(uid)
+            delay = _seconds(pod, STARTUP_SECONDS_ANNOTATION, self.ctx.options.default_startup_seconds)
+            self.ctx.after(delay, lambda: self._start(pod.key, uid), label=f"start {pod.key}")
+
+    def _current(self, key: str, uid: str) -> Pod | None:
+        pod = self.ctx.cluster.get("Pod", key)
+        if pod is None or pod.metadata.uid != uid:
+            return None
+        return pod  # type: ignore[no-any-return]
+
+    def _start(self, key: str, uid: str) -> None:
+        pod = self._current(key, uid)
+        if pod is None or pod.metadata.deletion_timestamp is not None or pod.status.phase != "Pending":
+            return
+        if not self._node_ready(pod):
+            self._starting.discard(uid)
+            return
+        for container in pod.spec.containers:
+            record(
+                self.ctx, pod, "Pulled", f'Container image "{container.image}" already present on machine', source=NAME
+            )
+            record(self.ctx, pod, "Created", f"Created container: {container.name}", source=NAME)
+            record(self.ctx, pod, "Started", f"Started container {container.name}", source=NAME)
+        ready_after = readiness_delay(pod)
+        status = replace(pod.status, phase="Running", start_time=self.ctx.now, ready=ready_after == 0)
+        self.ctx.cluster.update(replace(pod, status=status))
+        if ready_after > 0:
+            self.ctx.after(ready_after, lambda: self._ready(key, uid), label=f"ready {key}")
+        if pod.spec.restart_policy != "Always":
+            run = _seconds(pod, RUN_SECONDS_ANNOTATION, DEFAULT_RUN_SECONDS)
+            self.ctx.after(run, lambda: self._finish(key, uid), label=f"finish {key}")
+
+    def _ready(self, key: str, uid: str) -> None:
+        pod = self._current(key, uid)
+        if pod is None or pod.status.phase != "Running" or pod.metadata.deletion_timestamp is not None:
+            return
+        if self._node_ready(pod):
+            self.ctx.cluster.update(replace(pod, status=replace(pod.status, ready=True)))
+
+    def _finish(self, key: str, uid: str) -> None:
+        pod = self._current(key, uid)
+        if pod is None or pod.status.phase != "Running" or pod.metadata.deletion_timestamp is not None:
+            return
+        if not self._node_ready(pod):
+            return
+        exit_code = pod.metadata.annotations.get(EXIT_CODE_ANNOTATION, "0")
+        phase = "Succeeded" if exit_code == "0" else "Failed"
+        self.ctx.cluster.update(replace(pod, status=replace(pod.status, phase=phase, ready=False)))
+
+    def _stop(self, pod: Pod) -> None:
+        if pod.status.phase == "Running":
+            for container in pod.spec.containers:
+                record(self.ctx, pod, "Killing", f"Stopping container {container.name}", source=NAME)
+        grace = pod.metadata.deletion_grace_period_seconds
+        delay = float(pod.spec.termination_grace_period_seconds if grace is None else grace)
+        if pod.status.phase in ("Succeeded", "Failed", "Pending"):
+            delay = 0.0  # nothing runs: the kubelet confirms the deletion at once
+        uid = pod.metadata.uid
+        self.ctx.after(delay, lambda: self._remove(pod.key, uid), label=f"remove {pod.key}")
+
+    def _remove(self, key: str, uid: str) -> None:
+        self._stopping.discard(uid)
+        self._starting.discard(uid)
+        pod = self._current(key, uid)
+        if pod is None:
+            return
+        if not self._node_ready(pod):
+            return  # an unreachable kubelet cannot confirm; the pod stays Terminating until it is back
+        self.ctx.cluster.delete("Pod", key)

@@ -1,0 +1,269 @@
+"""kube-scheduler in the simulated cluster: the engine's Scheduler fed by the object store.
+
+It mirrors nodes, assigned pods, namespaces, PDBs and the objects behind default spreading into the
+scheduler's snapshot, keeps the scheduling queue, and writes its decisions back through the store:
+bindings (Scheduled), FailedScheduling events, preemption (victims deleted with Preempted events,
+the preemptor nominated), with upstream's backoff and requeue on cluster events.
+"""
+
+from dataclasses import replace
+from typing import Any
+
+from scheduler_core.api.types import LabelSelector, Namespace, Pod
+from scheduler_core.api.workloads import ReplicaSet, Service, StatefulSet
+from scheduler_core.cluster import Change, ChangeType
+from scheduler_core.controllers.base import Context, delete_pod, record
+from scheduler_core.scheduler.messages import SUCCESSFULLY_ASSIGNED
+from scheduler_core.scheduler.queue import ClusterEvent, QueuedPodInfo, SchedulingQueue
+from scheduler_core.scheduler.resources import pod_requests
+from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
+from scheduler_core.scheduler.selector_source import SelectorSource
+
+NAME = "scheduler"
+SOURCE = "default-scheduler"
+TERMINAL = ("Succeeded", "Failed")
+SELECTOR_KINDS = ("Service", "ReplicaSet", "StatefulSet")
+EVENT_NOTE_LIMIT = 1024
+
+
+def _assigned(pod: Pod | None) -> bool:
+    """The scheduler's view of assigned pods excludes finished ones (its informer's field selector)."""
+    return pod is not None and bool(pod.spec.node_name) and pod.status.phase not in TERMINAL
+
+
+def _placement_changed(old: Pod, new: Pod) -> bool:
+    """Whether the scheduler's view of an assigned pod must be rebuilt (node, resources, labels...)."""
+    return (
+        old.spec != new.spec
+        or old.metadata.labels != new.metadata.labels
+        or old.metadata.deletion_timestamp != new.metadata.deletion_timestamp
+    )
+
+
+def _requests_shrank(old: Pod, new: Pod) -> bool:
+    before, after = pod_requests(old), pod_requests(new)
+    return any(after.get(name, 0) < amount for name, amount in before.items())
+
+
+def _scheduling_relevant(pod: Pod) -> Any:
+    return (pod.spec, pod.metadata.labels)
+
+
+def truncate_note(message: str, limit: int = EVENT_NOTE_LIMIT) -> str:
+    """Event notes are capped at 1024 bytes; longer ones end with " ..."."""
+    encoded = message.encode()
+    if len(encoded) <= limit:
+        return message
+    return encoded[: limit - 4].decode(errors="ignore") + " ..."
+
+
+class SchedulerController:
+    name = NAME
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        configuration = getattr(ctx, "configuration", None)
+        self.scheduler = Scheduler(configuration, seed=ctx.rng.randrange(2**32))
+        self.handle = self.scheduler.handle
+        framework = next(iter(self.scheduler.frameworks.values()))
+        config = self.scheduler.configuration
+        self.queue = SchedulingQueue(
+            framework.queue_sort.less,
+            initial_backoff=float(config.pod_initial_backoff_seconds),
+            max_backoff=float(config.pod_max_backoff_seconds),
+            pre_enqueue=lambda pod: not pod.spec.scheduling_gates,
+        )
+        self._timer_at: set[float] = set()
+        self._leftover_timer = False
+
+    # ------------------------------------------------------------------ watching
+
+    def on_change(self, change: Change) -> None:
+        kind = change.kind
+        if kind == "Pod":
+            self._on_pod(change)
+        elif kind == "Node":
+            self._on_node(change)
+        elif kind == "Namespace":
+            namespaces: list[Namespace] = self.ctx.cluster.objects("Namespace")
+            self.scheduler.snapshot.namespace_labels = {ns.metadata.name: ns.metadata.labels for ns in namespaces}
+            self._moved(ClusterEvent.NAMESPACE_CHANGE)
+        elif kind == "PodDisruptionBudget":
+            self.handle.pdbs = list(self.ctx.cluster.objects("PodDisruptionBudget"))
+        elif kind in SELECTOR_KINDS:
+            self.handle.selector_sources = self._selector_sources()
+
+    def _moved(self, *events: ClusterEvent) -> None:
+        if self.queue.unschedulable:
+            self.queue.move_all_to_active_or_backoff(events, self.ctx.now)
+            self._arm_backoff_timer()
+
+    def _on_node(self, change: Change) -> None:
+        snapshot = self.scheduler.snapshot
+        if change.type is ChangeType.ADDED:
+            snapshot.add_node(change.new)
+            self._moved(ClusterEvent.NODE_ADD)
+            return
+        if change.type is ChangeType.DELETED:
+            snapshot.remove_node(change.old.name)
+            return
+        old, new = change.old, change.new
+        snapshot.update_node(new)
+        events = []
+        if old.labels != new.labels:
+            events.append(ClusterEvent.NODE_LABEL_UPDATE)
+        if old.spec.taints != new.spec.taints or old.spec.unschedulable != new.spec.unschedulable:
+            events.append(ClusterEvent.NODE_TAINT_UPDATE)
+        if old.status.allocatable != new.status.allocatable:
+            events.append(ClusterEvent.NODE_ALLOCATABLE_UPDATE)
+        if old.status.ready != new.status.ready:
+            events.append(ClusterEvent.NODE_CONDITION_UPDATE)
+        if events:
+            self._moved(*events)
+
+    def _on_pod(self, change: Change) -> None:
+        old: Pod | None = change.old
+        new: Pod | None = change.new
+        self._mirror_assigned(old, new)
+        if change.type is ChangeType.DELETED:
+            if old is not None:
+                self.queue.delete(old.key)
+                self.handle.nominator.remove(old)
+                self.handle.disruption_targets.discard(old.key)
+            return
+        assert new is not None
+        if new.spec.node_name or new.status.phase in TERMINAL or new.metadata.deletion_timestamp is not None:
+            if new.key in self.queue and not new.spec.node_name:
+                self.queue.delete(new.key)
+            return
+        if self.scheduler.framework_for(new) is None:
+            return  # another scheduler's pod
+        if new.key not in self.queue:
+            self.queue.add(new, self.ctx.now)
+            if new.status.nominated_node_name:
+                self.handle.nominator.add(new)
+        elif old is not None and _scheduling_relevant(old) != _scheduling_relevant(new):
+            self.queue.update(new, self.ctx.now)
+            self._arm_backoff_timer()
+
+    def _mirror_assigned(self, old: Pod | None, new: Pod | None) -> None:
+        """Keep the snapshot's assigned pods equal to the store's, and requeue pods that may now fit."""
+        snapshot = self.scheduler.snapshot
+        was, now = _assigned(old), _assigned(new)
+        changed = old is not None and new is not None and _placement_changed(old, new)
+        if was and old is not None and (not now or changed):
+            snapshot.remove_pod(old)
+        if now and new is not None and (not was or changed) and snapshot.get(new.spec.node_name) is not None:
+            snapshot.add_pod(new)
+        if new is not None and new.spec.node_name:
+            self.handle.nominator.remove(new)
+        if was and not now:
+            self._moved(ClusterEvent.ASSIGNED_POD_DELETE)
+        elif now and not was:
+            self._moved(ClusterEvent.ASSIGNED_POD_ADD)
+        elif was and now and changed and old is not None and new is not None:
+            events = []
+            if old.metadata.labels != new.metadata.labels:
+                events.append(ClusterEvent.ASSIGNED_POD_LABEL_UPDATE)
+            if _requests_shrank(old, new):
+                events.append(ClusterEvent.ASSIGNED_POD_SCALE_DOWN)
+            if events:
+                self._moved(*events)
+
+    def _selector_sources(self) -> list[SelectorSource]:
+        sources = []
+        for service in self.ctx.cluster.objects("Service"):
+            assert isinstance(service, Service)
+            selector = LabelSelector(service.spec.selector) if service.spec.selector else None
+            sources.append(SelectorSource("Service", service.metadata.namespace, service.metadata.name, selector))
+        for kind in ("ReplicaSet", "StatefulSet"):
+            for obj in self.ctx.cluster.objects(kind):
+                assert isinstance(obj, ReplicaSet | StatefulSet)
+                sources.append(SelectorSource(kind, obj.metadata.namespace, obj.metadata.name, obj.spec.selector))
+        return sources
+
+    # ------------------------------------------------------------------ timers
+
+    def _arm_backoff_timer(self) -> None:
+        expiry = self.queue.next_backoff_expiry()
+        if expiry is None:
+            return
+        at = max(expiry + 1.0, self.ctx.now)  # flushed on the first whole-second tick past the expiry window
+        if at in self._timer_at:
+            return
+        self._timer_at.add(at)
+
+        def flush() -> None:
+            self._timer_at.discard(at)
+            self.queue.flush_backoff_completed(self.ctx.now)
+            self._arm_backoff_timer()
+
+        self.ctx.after(at - self.ctx.now, flush, label="backoff flush")
+
+    def _arm_leftover_timer(self) -> None:
+        if self._leftover_timer or not self.queue.unschedulable:
+            return
+        self._leftover_timer = True
+
+        def flush() -> None:
+            self._leftover_timer = False
+            self.queue.flush_unschedulable_leftover(self.ctx.now)
+            self._arm_backoff_timer()
+            self._arm_leftover_timer()
+
+        # Idle: periodic retries of pods nothing else will help do not keep a finished run alive.
+        self.ctx.after(30.0, flush, label="unschedulable flush", idle=True)
+
+    # ------------------------------------------------------------------ scheduling
+
+    def sync(self) -> bool:
+        info = self.queue.pop(self.ctx.now)
+        if info is None:
+            return False
+        current: Pod | None = self.ctx.cluster.get("Pod", info.key)
+        if current is None or current.spec.node_name:
+            self.queue.done(info.key)
+            return True
+        info.pod = current
+        result = self.scheduler.schedule_pod(current)
+        if result.selected is not None:
+            self._bind(info, current, result.selected)
+        else:
+            self._failed(info, result)
+        return True
+
+    def _bind(self, info: QueuedPodInfo, pod: Pod, node_name: str) -> None:
+        self.queue.done(info.key)
+        self.handle.nominator.remove(pod)
+        bound = replace(
+            pod, spec=replace(pod.spec, node_name=node_name), status=replace(pod.status, nominated_node_name="")
+        )
+        stored = self.ctx.cluster.update(bound)
+        message = SUCCESSFULLY_ASSIGNED.format(pod.namespace, pod.name, node_name)
+        record(self.ctx, stored, "Scheduled", message, source=SOURCE)
+
+    def _failed(self, info: QueuedPodInfo, result: ScheduleResult) -> None:
+        pod = info.pod
+        record(self.ctx, pod, "FailedScheduling", truncate_note(result.message), warning=True, source=SOURCE)
+        if result.nominated_node is not None:
+            applied = self.scheduler.apply_preemption(result, evict=self._evict_victim)
+            for victim, message in applied.events:
+                record(self.ctx, victim, "Preempted", message, source=SOURCE)
+            for cleared in applied.cleared:
+                self._store_nomination(cleared)
+            info.pod = self._store_nomination(applied.preemptor) or pod
+        self.queue.add_unschedulable(info, self.ctx.now, result.diagnosis.unschedulable_plugins)
+        self._arm_backoff_timer()
+        self._arm_leftover_timer()
+
+    def _evict_victim(self, victim: Pod) -> None:
+        self.handle.disruption_targets.add(victim.key)
+        delete_pod(self.ctx, victim)
+
+    def _store_nomination(self, pod: Pod) -> Pod | None:
+        current: Pod | None = self.ctx.cluster.get("Pod", pod.key)
+        if current is None or current.status.nominated_node_name == pod.status.nominated_node_name:
+            return current
+        status = replace(current.status, nominated_node_name=pod.status.nominated_node_name)
+        stored: Pod = self.ctx.cluster.update(replace(current, status=status))
+        return stored

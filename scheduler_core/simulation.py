@@ -1,0 +1,136 @@
+"""The discrete-event simulation: a clock, timers, the object store and the controllers.
+
+`Simulation.run()` is a generator of events: the web app streams it, the CLI prints it. Time is
+simulated (seconds from 0), never the wall clock; randomness comes from one seeded generator; so
+the same scenario and seed give the same events, byte for byte.
+
+Each instant is settled before time moves on: after a change, every controller with pending work
+syncs, in a fixed order, until none has any left. Then the clock jumps to the next timer.
+"""
+
+import heapq
+import itertools
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scheduler_core.api.manifests import Manifest
+from scheduler_core.cluster import Change, Cluster, SimulationLimitError
+from scheduler_core.controllers.base import Controller, SimulationOptions
+from scheduler_core.events import Event
+from scheduler_core.scheduler.config import SchedulerConfiguration
+
+ControllerFactory = Callable[["Simulation"], Controller]
+
+
+@dataclass(order=True, slots=True)
+class _Timer:
+    time: float
+    sequence: int
+    callback: Callable[[], None] = field(compare=False)
+    label: str = field(compare=False, default="")
+    idle: bool = field(compare=False, default=False)  # a periodic retry that alone never keeps a run going
+
+
+class Simulation:
+    def __init__(
+        self,
+        manifests: Sequence[Manifest],
+        configuration: SchedulerConfiguration | None = None,
+        *,
+        seed: int = 0,
+        options: SimulationOptions | None = None,
+        controllers: Sequence[ControllerFactory] | None = None,
+    ) -> None:
+        self.options = options or SimulationOptions()
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self._now = 0.0
+        self.cluster = Cluster(lambda: self._now, self.rng, max_events=self.options.max_events)
+        from scheduler_core.admission.chain import install
+
+        install(self.cluster)
+        self.configuration = configuration or SchedulerConfiguration()
+        self.workload_demand: dict[str, float] = {}
+        self._timers: list[_Timer] = []
+        self._sequence = itertools.count()
+        self.manifests = list(manifests)
+        from scheduler_core.controllers.registry import default_controllers
+
+        factories = list(controllers) if controllers is not None else default_controllers()
+        self.controllers: list[Controller] = [factory(self) for factory in factories]
+        for controller in self.controllers:
+            self.cluster.watch(controller.on_change)
+        self._started = False
+
+    # ------------------------------------------------------------------ the Context protocol
+
+    @property
+    def now(self) -> float:
+        return self._now
+
+    def after(self, delay: float, callback: Callable[[], None], *, label: str = "", idle: bool = False) -> None:
+        timer = _Timer(self._now + max(delay, 0.0), next(self._sequence), callback, label, idle)
+        heapq.heappush(self._timers, timer)
+
+    def controller(self, name: str) -> Any:
+        return next((c for c in self.controllers if c.name == name), None)
+
+    # ------------------------------------------------------------------ running
+
+    def _settle(self) -> None:
+        steps = 0
+        busy = True
+        while busy:
+            busy = False
+            for controller in self.controllers:
+                if controller.sync():
+                    busy = True
+                    steps += 1
+                    if steps > self.options.max_steps_per_instant:
+                        raise SimulationLimitError(
+                            f"the cluster does not settle at t={self._now:g}s (controllers keep changing it)"
+                        )
+
+    def _apply_initial(self) -> None:
+        from scheduler_core.actions import apply_document, schedule_action
+        from scheduler_core.timeline import Action
+
+        for manifest in self.manifests:
+            if isinstance(manifest.object, Action):
+                schedule_action(self, manifest.object)
+            else:
+                apply_document(self, manifest)
+
+    def run(self, until: float | None = None) -> Iterator[Event]:
+        """Yield every event as it happens; stop when nothing can change any more, or at `until`."""
+        if self._started:
+            raise RuntimeError("a Simulation runs once")
+        self._started = True
+        emitted = 0
+        self._apply_initial()
+        self._settle()
+        while True:
+            while emitted < len(self.cluster.events):
+                yield self.cluster.events[emitted]
+                emitted += 1
+            if not self._timers or all(timer.idle for timer in self._timers):
+                break
+            timer = heapq.heappop(self._timers)
+            if until is not None and timer.time > until:
+                heapq.heappush(self._timers, timer)
+                self._now = until
+                break
+            self._now = timer.time
+            timer.callback()
+            self._settle()
+        while emitted < len(self.cluster.events):
+            yield self.cluster.events[emitted]
+            emitted += 1
+
+    def run_to_end(self, until: float | None = None) -> list[Event]:
+        return list(self.run(until))
+
+    def on_change(self, change: Change) -> None:  # pragma: no cover - simulation is not a watcher
+        pass

@@ -1,0 +1,96 @@
+import json
+from pathlib import Path
+
+from scheduler_core.api.manifests import load_manifests
+from scheduler_core.cli import main
+from scheduler_core.simulation import Simulation
+
+DATA = Path(__file__).parent / "data"
+
+
+def simulate(name: str, seed: int = 0, until: float | None = None) -> Simulation:
+    simulation = Simulation(load_manifests((DATA / name).read_text()), seed=seed)
+    simulation.run_to_end(until)
+    return simulation
+
+
+def reasons(simulation: Simulation, obj: str) -> list[tuple[float, str]]:
+    return [(e.time, e.reason) for e in simulation.cluster.events if e.object == obj]
+
+
+def test_a_pod_that_fits_is_scheduled_and_started_by_the_kubelet():
+    sim = simulate("sim_basic.yaml")
+    assert reasons(sim, "Pod/default/web")[:4] == [
+        (0.0, "Scheduled"),
+        (1.0, "Pulled"),
+        (1.0, "Created"),
+        (1.0, "Started"),
+    ]
+
+
+def test_a_deleted_pod_is_stopped_then_removed_after_its_grace_period():
+    sim = simulate("sim_basic.yaml")
+    assert (10.0, "Killing") in reasons(sim, "Pod/default/web")
+    assert sim.cluster.get("Pod", "default/web") is None
+    assert sim.now == 40.0  # deletion at 10 s + the default 30 s grace period
+
+
+def test_a_pending_pod_waits_for_a_node_that_can_take_it_and_is_not_retried_needlessly():
+    sim = simulate("sim_basic.yaml")
+    huge = reasons(sim, "Pod/default/huge")
+    # One failure at 0 s; the deletion at 10 s does not free enough CPU, so no retry until the node joins.
+    assert huge[0] == (0.0, "FailedScheduling")
+    assert huge[1] == (20.0, "Scheduled")
+    assert sim.cluster.get("Pod", "default/huge").spec.node_name == "big"
+
+
+def test_until_stops_the_clock_early():
+    sim = simulate("sim_basic.yaml", until=15)
+    assert sim.now == 15
+    assert sim.cluster.get("Pod", "default/huge").spec.node_name == ""
+
+
+def test_same_scenario_and_seed_replay_event_for_event():
+    first = [e.as_dict() for e in simulate("sim_basic.yaml", seed=3).cluster.events]
+    second = [e.as_dict() for e in simulate("sim_basic.yaml", seed=3).cluster.events]
+    assert first == second
+
+
+def test_simulate_cli_json_state(capsys):
+    status = main(["simulate", "-f", str(DATA / "sim_basic.yaml"), "-o", "json"])
+    assert status == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["time"] == 40.0
+    assert [n["name"] for n in report["nodes"]] == ["big", "worker1", "worker2"]
+    (huge,) = report["pods"]
+    assert huge == {
+        "namespace": "default",
+        "name": "huge",
+        "node": "big",
+        "phase": "Running",
+        "ready": True,
+        "owner": None,
+        "qosClass": "Burstable",
+        "image": "app",
+        "startTime": 21.0,
+    }
+    assert report["events"][0] == {
+        "seq": 1,
+        "time": 0.0,
+        "type": "Normal",
+        "reason": "Scheduled",
+        "object": "Pod/default/web",
+        "message": "Successfully assigned default/web to worker2",
+    }
+
+
+def test_simulate_cli_jsonl_ends_with_the_state(capsys):
+    assert main(["simulate", "-f", str(DATA / "sim_basic.yaml"), "-o", "jsonl", "--until", "5s"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert json.loads(lines[-1])["state"]["time"] == 5.0
+    assert all("seq" in json.loads(line) for line in lines[:-1])
+
+
+def test_simulate_cli_rejects_a_bad_duration(capsys):
+    assert main(["simulate", "-f", str(DATA / "sim_basic.yaml"), "--until", "soon"]) == 2
+    assert "invalid duration" in capsys.readouterr().err
