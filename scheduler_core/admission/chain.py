@@ -27,4 +27,11 @@ def default_chain() -> list[Admission]:
 
 def install(cluster: Cluster, chain: list[Admission] | None = None) -> None:
     for admit in chain if chain is not None else default_chain():
-        cluster.admission.append(lambda obj, admit=admit: admit(obj, cluster))
+        cluster.admission.append(_bound(admit, cluster))
+
+
+def _bound(admit: Admission, cluster: Cluster) -> Callable[[Any], Any]:
+    def run(obj: Any) -> Any:
+        return admit(obj, cluster)
+
+    return run
