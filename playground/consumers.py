@@ -21,3 +21,7 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
 
     async def scenario_event(self, message: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"seq": message["seq"], "payload": message["payload"]}))
+
+    async def scenario_changed(self, message: dict[str, Any]) -> None:
+        """Someone saved an edit: viewers re-fetch the board (the HTTP partial stays the one renderer)."""
+        await self.send(text_data=json.dumps({"type": "changed", "version": message["version"]}))

@@ -1,12 +1,357 @@
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
-from django.views.decorators.cache import never_cache
+"""Pages and htmx partials. Thin: the board and scenario modules do the work, the engine knows
+Kubernetes, templates render. Every form works without JavaScript too (a full page comes back)."""
 
-from playground import health
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.http import require_POST
+
+from playground import board, health
+from playground.broadcast import notify_scenario_changed
+from playground.models import Scenario, ScenarioVersion
+from playground.preview import preview
+from playground.scenarios import (
+    DEFAULT_CAPACITY,
+    InvalidEdit,
+    StaleEdit,
+    create_scenario,
+    export_document,
+    fork,
+    snapshot,
+    validate_workload,
+)
+
+SESSION_PREFIX = "edit:"
+COMMON_LABELS = [
+    ("topology.kubernetes.io/zone", "zone-a"),
+    ("topology.kubernetes.io/region", "region-1"),
+    ("kubernetes.io/hostname", ""),
+    ("node-role.kubernetes.io/control-plane", ""),
+    ("disktype", "ssd"),
+    ("nvidia.com/gpu.present", "true"),
+    ("node.kubernetes.io/instance-type", "m5.large"),
+]
+COMMON_TAINTS = [
+    ("node-role.kubernetes.io/control-plane", "", "NoSchedule"),
+    ("nvidia.com/gpu", "true", "NoSchedule"),
+    ("dedicated", "infra", "NoSchedule"),
+    ("spot", "true", "PreferNoSchedule"),
+    ("maintenance", "true", "NoExecute"),
+]
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def editor_secret(request: HttpRequest, scenario: Scenario) -> str:
+    secret = request.session.get(SESSION_PREFIX + scenario.slug, "")
+    return secret if isinstance(secret, str) and scenario.check_edit_secret(secret) else ""
+
+
+def _remember_editor(request: HttpRequest, scenario: Scenario, secret: str) -> None:
+    request.session[SESSION_PREFIX + scenario.slug] = secret
+
+
+def board_context(request: HttpRequest, scenario: Scenario, message: str = "", error: str = "") -> dict[str, Any]:
+    nodes = list(scenario.nodes.all())
+    version = snapshot(scenario)  # content-addressed: the same content is the same version
+    placement = preview(version.permalink, version.document)
+    group_by = request.GET.get("group") or request.POST.get("group") or ""
+    cards = [_card(node, placement) for node in nodes]
+    return {
+        "scenario": scenario,
+        "version": version,
+        "can_edit": bool(editor_secret(request, scenario)),
+        "cards": cards,
+        "groups": _group(cards, group_by),
+        "group_by": group_by,
+        "topology_keys": sorted(
+            {key for node in nodes for key in node.labels if "topology" in key or key in ("zone", "rack", "node-pool")}
+        ),
+        "placement": placement,
+        "message": message,
+        "error": error,
+    }
+
+
+def _card(node: Any, placement: Any) -> dict[str, Any]:
+    from scheduler_core.api import quantity
+
+    usage = placement.usage.get(node.name)
+    capacity = node.capacity
+
+    def amount(name: str) -> int:
+        try:
+            return (
+                quantity.milli_value(capacity.get(name, "0"))
+                if name == "cpu"
+                else quantity.value(capacity.get(name, "0"))
+            )
+        except Exception:  # the board only stores values the engine accepted; be safe anyway
+            return 0
+
+    bars = []
+    for name, used in (
+        ("cpu", usage.cpu if usage else 0),
+        ("memory", usage.memory if usage else 0),
+        ("pods", usage.pods if usage else 0),
+    ):
+        total = amount(name)
+        bars.append(
+            {
+                "name": name,
+                "used": used,
+                "total": total,
+                "percent": min(100, round(100 * used / total)) if total else (100 if used else 0),
+                "used_text": _format(name, used),
+                "total_text": capacity.get(name, "0"),
+            }
+        )
+    toggle = "uncordon" if node.unschedulable else "cordon"
+    return {"node": node, "bars": bars, "pods": usage.pod_views if usage else [], "toggle": toggle}
+
+
+def _format(resource: str, amount: int) -> str:
+    from scheduler_core.api.quantity import format_bytes, format_milli_cpu
+
+    if resource == "cpu":
+        return format_milli_cpu(amount)
+    if resource == "memory":
+        return format_bytes(amount)
+    return str(amount)
+
+
+def _group(cards: list[dict[str, Any]], key: str) -> list[tuple[str, list[dict[str, Any]]]]:
+    if not key:
+        return [("", cards)]
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for card in cards:
+        groups.setdefault(card["node"].labels.get(key, "(none)"), []).append(card)
+    return sorted(groups.items(), key=lambda item: (item[0] == "(none)", item[0]))
+
+
+def _board_response(
+    request: HttpRequest, scenario: Scenario, *, message: str = "", error: str = "", status: int = 200
+) -> HttpResponse:
+    context = board_context(request, scenario, message, error)
+    if request.htmx:
+        return render(request, "scenario.html#board", context, status=status)
+    return render(request, "scenario.html", context | _page_context(request, scenario), status=status)
+
+
+def _page_context(request: HttpRequest, scenario: Scenario) -> dict[str, Any]:
+    secret = editor_secret(request, scenario)
+    return {
+        "edit_url": request.build_absolute_uri(reverse("claim-edit", args=[scenario.slug, secret])) if secret else "",
+        "live_url": request.build_absolute_uri(reverse("scenario", args=[scenario.slug])),
+        "common_labels": COMMON_LABELS,
+        "common_taints": COMMON_TAINTS,
+        "default_capacity": DEFAULT_CAPACITY,
+        "validate_url": reverse("validate"),
+    }
+
+
+def _int(value: str | None, default: int = 0) -> int:
+    try:
+        return int(value or default)
+    except ValueError:
+        return default
+
+
+EditView = Callable[[HttpRequest, Scenario, int], Scenario]
+
+
+def editing(view: EditView) -> Callable[..., HttpResponseBase]:
+    """POST-only edits by the scenario's editor, against the version the form was rendered at."""
+
+    @wraps(view)
+    @require_POST
+    def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponseBase:
+        scenario = get_object_or_404(Scenario, slug=slug)
+        if not editor_secret(request, scenario):
+            return _board_response(
+                request,
+                scenario,
+                error="This is a view link: open the edit link, or fork the scenario to change it.",
+                status=403,
+            )
+        expected = _int(request.POST.get("version"), -1)
+        try:
+            updated = view(request, scenario, expected, **kwargs)
+        except StaleEdit as stale:
+            scenario.refresh_from_db()
+            return _board_response(
+                request,
+                scenario,
+                error=f"Someone changed this scenario meanwhile (now version {stale.current})."
+                " Your edit was not applied: here is the current state.",
+                status=409,
+            )
+        except InvalidEdit as problem:
+            scenario.refresh_from_db()
+            return _board_response(request, scenario, error=str(problem), status=422)
+        notify_scenario_changed(updated.slug, updated.version)
+        if not request.htmx:
+            return redirect("scenario", slug=updated.slug)
+        return _board_response(request, updated)
+
+    return wrapper
+
+
+# ---------------------------------------------------------------------------- pages
 
 
 def index(request: HttpRequest) -> HttpResponse:
-    return render(request, "index.html")
+    gallery = Scenario.objects.exclude(gallery_key="").order_by("gallery_order")
+    return render(request, "index.html", {"scenarios": gallery})
+
+
+@require_POST
+def new_scenario(request: HttpRequest) -> HttpResponse:
+    scenario, secret = create_scenario("Untitled scenario", description="A blank cluster of three workers.")
+    _remember_editor(request, scenario, secret)
+    return redirect("scenario", slug=scenario.slug)
+
+
+@require_POST
+def use_gallery(request: HttpRequest, key: str) -> HttpResponse:
+    original = get_object_or_404(Scenario, gallery_key=key)
+    scenario, secret = fork(snapshot(original), title=original.title)
+    _remember_editor(request, scenario, secret)
+    return redirect("scenario", slug=scenario.slug)
+
+
+@never_cache
+def scenario_page(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    return render(request, "scenario.html", board_context(request, scenario) | _page_context(request, scenario))
+
+
+@never_cache
+def board_partial(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    return render(request, "scenario.html#board", board_context(request, scenario))
+
+
+def claim_edit(request: HttpRequest, slug: str, secret: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    if not scenario.check_edit_secret(secret):
+        raise Http404("no such edit link")
+    _remember_editor(request, scenario, secret)
+    return redirect("scenario", slug=slug)
+
+
+def version_page(request: HttpRequest, permalink: str) -> HttpResponse:
+    version = get_object_or_404(ScenarioVersion, permalink=permalink)
+    return render(request, "version.html", {"version": version, "embed": False})
+
+
+@xframe_options_exempt
+def embed(request: HttpRequest, permalink: str) -> HttpResponse:
+    version = get_object_or_404(ScenarioVersion, permalink=permalink)
+    return render(request, "version.html", {"version": version, "embed": True})
+
+
+@require_POST
+def fork_version(request: HttpRequest, permalink: str) -> HttpResponse:
+    version = get_object_or_404(ScenarioVersion, permalink=permalink)
+    scenario, secret = fork(version)
+    _remember_editor(request, scenario, secret)
+    return redirect("scenario", slug=scenario.slug)
+
+
+@require_POST
+def fork_scenario(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    forked, secret = fork(snapshot(scenario))
+    _remember_editor(request, forked, secret)
+    return redirect("scenario", slug=forked.slug)
+
+
+def export_yaml(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    response = HttpResponse(export_document(scenario), content_type="application/yaml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{scenario.slug}.yaml"'
+    return response
+
+
+@require_POST
+def validate(request: HttpRequest) -> JsonResponse:
+    text = request.POST.get("yaml", "")
+    problems = validate_workload(text)
+    return JsonResponse({"ok": not problems, "problems": [p.as_dict() for p in problems]})
+
+
+# ---------------------------------------------------------------------------- board edits
+
+
+@editing
+def add_node(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
+    return board.add_node(scenario, version, request.POST.get("name", ""))
+
+
+@editing
+def add_nodes_from_template(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
+    zones = [zone.strip() for zone in request.POST.get("zones", "").split(",") if zone.strip()]
+    capacity = {name: request.POST.get(name, DEFAULT_CAPACITY[name]) for name in ("cpu", "memory", "pods")}
+    return board.add_nodes_from_template(
+        scenario,
+        version,
+        zones,
+        _int(request.POST.get("per_zone"), 1),
+        capacity,
+        request.POST.get("prefix", "node") or "node",
+    )
+
+
+@editing
+def node_action(request: HttpRequest, scenario: Scenario, version: int, node_id: int, action: str) -> Scenario:
+    post = request.POST
+    if action == "clone":
+        return board.clone_node(scenario, version, node_id)
+    if action == "delete":
+        return board.delete_node(scenario, version, node_id)
+    if action == "rename":
+        return board.rename_node(scenario, version, node_id, post.get("name", ""))
+    if action == "capacity":
+        capacity = {name: post.get(name, "") for name in ("cpu", "memory", "pods") if name in post}
+        if post.get("extended_name"):
+            capacity[post["extended_name"].strip()] = post.get("extended_value", "")
+        return board.set_capacity(scenario, version, node_id, capacity)
+    if action in ("cordon", "uncordon"):
+        return board.set_unschedulable(scenario, version, node_id, action == "cordon")
+    if action == "label":
+        return board.set_label(
+            scenario, version, node_id, post.get("key", ""), post.get("value", ""), post.get("old_key", "")
+        )
+    if action == "unlabel":
+        return board.remove_label(scenario, version, node_id, post.get("key", ""))
+    if action == "taint":
+        old = {"key": post.get("old_key", ""), "effect": post.get("old_effect", "")} if post.get("old_key") else None
+        taint = {"key": post.get("key", ""), "value": post.get("value", ""), "effect": post.get("effect", "")}
+        return board.set_taint(scenario, version, node_id, taint, old)
+    if action == "untaint":
+        return board.remove_taint(scenario, version, node_id, post.get("key", ""), post.get("effect", ""))
+    raise InvalidEdit(f"unknown action {action[:40]!r}")
+
+
+@editing
+def save_workload(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
+    return board.set_workload(scenario, version, request.POST.get("workload", ""))
+
+
+@editing
+def save_details(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
+    return board.set_details(scenario, version, request.POST.get("title", ""), request.POST.get("description", ""))
+
+
+# ---------------------------------------------------------------------------- health
 
 
 @never_cache

@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
-SCREENSHOTS = ROOT / "test-results" / "screenshots"
+SCREENSHOTS = ROOT / "var" / "screenshots"  # pytest-playwright empties test-results/ itself
 
 
 def _free_port() -> int:
@@ -49,9 +49,10 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # The browser pass always runs on the embedded default, whatever the outer environment says.
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL
-    )
+    for command in (["migrate", "--noinput"], ["load_gallery"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL
+        )
     port = _free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "playground.asgi:application"],

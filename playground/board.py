@@ -1,0 +1,293 @@
+"""Edits of a scenario's node board and workload. Every edit names the version it was made against;
+a stale one is refused (StaleEdit) and nothing is overwritten. A valid edit moves the scenario to
+the next version and saves that version's immutable snapshot."""
+
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+
+from playground.models import Node, Scenario
+from playground.scenarios import (
+    DEFAULT_CAPACITY,
+    HOSTNAME_LABEL,
+    MAX_NODES,
+    InvalidEdit,
+    StaleEdit,
+    bump,
+    check_node,
+    snapshot,
+    validate_workload,
+)
+from scheduler_core.api.validation import label_value_problem, qualified_name_problem, subdomain_problem
+
+TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+CAPACITY_RESOURCES = ("cpu", "memory", "pods")
+MAX_TEMPLATE_NODES = 100
+ZONE_LABEL = "topology.kubernetes.io/zone"
+
+
+def edit(scenario: Scenario, expected_version: int, change: Callable[[Scenario], None]) -> Scenario:
+    """Runs `change` on the locked scenario at the next version; all or nothing."""
+    with transaction.atomic():
+        locked = bump(scenario.pk, expected_version)
+        change(locked)
+        snapshot(locked)
+    return locked
+
+
+def _node(scenario: Scenario, node_id: int) -> Node:
+    node = scenario.nodes.filter(pk=node_id).first()
+    if node is None:
+        raise InvalidEdit("that node no longer exists")
+    return node
+
+
+def _save(node: Node) -> None:
+    check_node(node)
+    node.save()
+
+
+def _unique_name(scenario: Scenario, base: str) -> str:
+    taken = set(scenario.nodes.values_list("name", flat=True))
+    if base not in taken:
+        return base
+    index = 2
+    while f"{base}-{index}" in taken:
+        index += 1
+    return f"{base}-{index}"
+
+
+def _room_for(scenario: Scenario, count: int) -> None:
+    if scenario.nodes.count() + count > MAX_NODES:
+        raise InvalidEdit(f"a scenario holds at most {MAX_NODES} nodes")
+
+
+# ---------------------------------------------------------------------------- nodes
+
+
+def add_node(scenario: Scenario, version: int, name: str = "", capacity: dict[str, str] | None = None) -> Scenario:
+    def change(locked: Scenario) -> None:
+        _room_for(locked, 1)
+        wanted = name.strip() or _unique_name(locked, f"worker{locked.nodes.count() + 1}")
+        problem = subdomain_problem(wanted)
+        if problem:
+            raise InvalidEdit(f'invalid node name "{wanted[:80]}": {problem}')
+        if locked.nodes.filter(name=wanted).exists():
+            raise InvalidEdit(f'a node named "{wanted}" already exists')
+        position = (locked.nodes.order_by("-position").values_list("position", flat=True).first() or 0) + 1
+        _save(
+            Node(
+                scenario=locked,
+                name=wanted,
+                position=position,
+                labels={HOSTNAME_LABEL: wanted},
+                capacity=dict(capacity or DEFAULT_CAPACITY),
+            )
+        )
+
+    return edit(scenario, version, change)
+
+
+def add_nodes_from_template(
+    scenario: Scenario, version: int, zones: list[str], per_zone: int, capacity: dict[str, str], prefix: str = "node"
+) -> Scenario:
+    """ "3 zones x 2 nodes": nodes named prefix-<zone>-<n>, labelled with their zone."""
+
+    def change(locked: Scenario) -> None:
+        if not zones or per_zone < 1:
+            raise InvalidEdit("give at least one zone and one node per zone")
+        total = len(zones) * per_zone
+        if total > MAX_TEMPLATE_NODES:
+            raise InvalidEdit(f"a template adds at most {MAX_TEMPLATE_NODES} nodes at once")
+        _room_for(locked, total)
+        position = (locked.nodes.order_by("-position").values_list("position", flat=True).first() or 0) + 1
+        for zone in zones:
+            problem = label_value_problem(zone)
+            if problem:
+                raise InvalidEdit(f'invalid zone "{zone[:60]}": {problem}')
+            for index in range(1, per_zone + 1):
+                name = _unique_name(locked, f"{prefix}-{zone}-{index}".lower())
+                _save(
+                    Node(
+                        scenario=locked,
+                        name=name,
+                        position=position,
+                        labels={HOSTNAME_LABEL: name, ZONE_LABEL: zone},
+                        capacity=dict(capacity),
+                    )
+                )
+                position += 1
+
+    return edit(scenario, version, change)
+
+
+def clone_node(scenario: Scenario, version: int, node_id: int) -> Scenario:
+    def change(locked: Scenario) -> None:
+        _room_for(locked, 1)
+        original = _node(locked, node_id)
+        name = _unique_name(locked, original.name)
+        labels = dict(original.labels)
+        if labels.get(HOSTNAME_LABEL) == original.name:
+            labels[HOSTNAME_LABEL] = name
+        position = (locked.nodes.order_by("-position").values_list("position", flat=True).first() or 0) + 1
+        _save(
+            Node(
+                scenario=locked,
+                name=name,
+                position=position,
+                labels=labels,
+                taints=[dict(t) for t in original.taints],
+                capacity=dict(original.capacity),
+                unschedulable=original.unschedulable,
+            )
+        )
+
+    return edit(scenario, version, change)
+
+
+def rename_node(scenario: Scenario, version: int, node_id: int, new_name: str) -> Scenario:
+    def change(locked: Scenario) -> None:
+        node = _node(locked, node_id)
+        wanted = new_name.strip()
+        problem = subdomain_problem(wanted)
+        if problem:
+            raise InvalidEdit(f'invalid node name "{wanted[:80]}": {problem}')
+        if wanted != node.name and locked.nodes.filter(name=wanted).exists():
+            raise InvalidEdit(f'a node named "{wanted}" already exists')
+        if node.labels.get(HOSTNAME_LABEL) == node.name:
+            node.labels[HOSTNAME_LABEL] = wanted
+        node.name = wanted
+        _save(node)
+
+    return edit(scenario, version, change)
+
+
+def delete_node(scenario: Scenario, version: int, node_id: int) -> Scenario:
+    def change(locked: Scenario) -> None:
+        _node(locked, node_id).delete()
+
+    return edit(scenario, version, change)
+
+
+def set_capacity(scenario: Scenario, version: int, node_id: int, capacity: dict[str, str]) -> Scenario:
+    def change(locked: Scenario) -> None:
+        node = _node(locked, node_id)
+        updated = dict(node.capacity)
+        for name, value in capacity.items():
+            if value.strip():
+                updated[name] = value.strip()
+            else:
+                updated.pop(name, None)
+        node.capacity = updated
+        _save(node)
+
+    return edit(scenario, version, change)
+
+
+def set_unschedulable(scenario: Scenario, version: int, node_id: int, unschedulable: bool) -> Scenario:
+    def change(locked: Scenario) -> None:
+        node = _node(locked, node_id)
+        node.unschedulable = unschedulable
+        _save(node)
+
+    return edit(scenario, version, change)
+
+
+# ---------------------------------------------------------------------------- labels and taints
+
+
+def set_label(scenario: Scenario, version: int, node_id: int, key: str, value: str, old_key: str = "") -> Scenario:
+    def change(locked: Scenario) -> None:
+        node = _node(locked, node_id)
+        wanted_key, wanted_value = key.strip(), value.strip()
+        problem = qualified_name_problem(wanted_key)
+        if problem:
+            raise InvalidEdit(f'invalid label key "{wanted_key[:80]}": {problem}')
+        problem = label_value_problem(wanted_value)
+        if problem:
+            raise InvalidEdit(f'invalid label value "{wanted_value[:80]}": {problem}')
+        if old_key and old_key != wanted_key:
+            node.labels.pop(old_key, None)
+        node.labels[wanted_key] = wanted_value
+        _save(node)
+
+    return edit(scenario, version, change)
+
+
+def remove_label(scenario: Scenario, version: int, node_id: int, key: str) -> Scenario:
+    def change(locked: Scenario) -> None:
+        node = _node(locked, node_id)
+        if key not in node.labels:
+            raise InvalidEdit(f'the node has no label "{key[:80]}"')
+        del node.labels[key]
+        _save(node)
+
+    return edit(scenario, version, change)
+
+
+def set_taint(
+    scenario: Scenario, version: int, node_id: int, taint: dict[str, str], old: dict[str, str] | None = None
+) -> Scenario:
+    def change(locked: Scenario) -> None:
+        node = _node(locked, node_id)
+        key, value, effect = taint.get("key", "").strip(), taint.get("value", "").strip(), taint.get("effect", "")
+        if effect not in TAINT_EFFECTS:
+            raise InvalidEdit(f"taint effect must be one of {', '.join(TAINT_EFFECTS)}")
+        taints: list[dict[str, Any]] = [
+            t
+            for t in node.taints
+            if not (old and t.get("key") == old.get("key") and t.get("effect") == old.get("effect"))
+        ]
+        taints = [t for t in taints if not (t.get("key") == key and t.get("effect") == effect)]
+        entry = {"key": key, "effect": effect}
+        if value:
+            entry["value"] = value
+        taints.append(entry)
+        node.taints = taints
+        _save(node)
+
+    return edit(scenario, version, change)
+
+
+def remove_taint(scenario: Scenario, version: int, node_id: int, key: str, effect: str) -> Scenario:
+    def change(locked: Scenario) -> None:
+        node = _node(locked, node_id)
+        kept = [t for t in node.taints if not (t.get("key") == key and t.get("effect") == effect)]
+        if len(kept) == len(node.taints):
+            raise InvalidEdit(f"the node has no taint {key}:{effect}")
+        node.taints = kept
+        _save(node)
+
+    return edit(scenario, version, change)
+
+
+# ---------------------------------------------------------------------------- workload
+
+
+def set_workload(scenario: Scenario, version: int, workload_yaml: str) -> Scenario:
+    problems = validate_workload(workload_yaml)
+    if problems:
+        first = problems[0]
+        where = f"line {first.line}: " if first.line else ""
+        raise InvalidEdit(f"{where}{first.document} {first.path}: {first.message}".replace("  ", " "))
+
+    def change(locked: Scenario) -> None:
+        locked.workload_yaml = workload_yaml
+        locked.save(update_fields=["workload_yaml"])
+
+    return edit(scenario, version, change)
+
+
+def set_details(scenario: Scenario, version: int, title: str, description: str) -> Scenario:
+    def change(locked: Scenario) -> None:
+        if not title.strip():
+            raise InvalidEdit("the title cannot be empty")
+        locked.title = title.strip()[:120]
+        locked.description = description.strip()[:4000]
+        locked.save(update_fields=["title", "description"])
+
+    return edit(scenario, version, change)
+
+
+__all__ = ["CAPACITY_RESOURCES", "TAINT_EFFECTS", "InvalidEdit", "StaleEdit"]

@@ -1,0 +1,129 @@
+"""Scenarios, their nodes, their saved versions and their runs.
+
+Sharing without accounts: a scenario's slug (the live link) is public to whoever has it; changing it
+needs the edit secret, stored only as a hash. Every saved state is a ScenarioVersion whose id is
+derived from its content, so a permalink always shows exactly that version.
+"""
+
+import hashlib
+import hmac
+import secrets
+import string
+
+from django.db import models
+
+SLUG_ALPHABET = string.ascii_letters + string.digits
+SLUG_LENGTH = 10  # 62^10 ≈ 8e17: not guessable, short enough to read aloud
+PERMALINK_LENGTH = 12
+
+
+def new_slug() -> str:
+    return "".join(secrets.choice(SLUG_ALPHABET) for _ in range(SLUG_LENGTH))
+
+
+def new_edit_secret() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def hash_secret(secret: str) -> str:
+    # The secret is 192 random bits: a fast hash is enough, salting adds nothing.
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class Scenario(models.Model):
+    slug = models.CharField(max_length=16, unique=True, default=new_slug, editable=False)
+    title = models.CharField(max_length=120)
+    description = models.TextField(blank=True, max_length=4000)
+    workload_yaml = models.TextField(blank=True)
+    scheduler_config_yaml = models.TextField(blank=True)
+    version = models.PositiveIntegerField(default=1)
+    edit_secret_hash = models.CharField(max_length=64, editable=False)
+    forked_from = models.ForeignKey(
+        "ScenarioVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks"
+    )
+    gallery_key = models.CharField(max_length=64, blank=True, db_index=True)  # set for built-in examples
+    gallery_order = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["gallery_order", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.slug})"
+
+    def set_edit_secret(self) -> str:
+        secret = new_edit_secret()
+        self.edit_secret_hash = hash_secret(secret)
+        return secret
+
+    def check_edit_secret(self, secret: str) -> bool:
+        return bool(secret) and hmac.compare_digest(self.edit_secret_hash, hash_secret(secret))
+
+    @property
+    def is_gallery(self) -> bool:
+        return bool(self.gallery_key)
+
+
+class Node(models.Model):
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="nodes")
+    name = models.CharField(max_length=253)
+    position = models.PositiveIntegerField(default=0)
+    labels = models.JSONField(default=dict)
+    taints = models.JSONField(default=list)  # [{"key", "value", "effect"}]
+    capacity = models.JSONField(default=dict)  # {"cpu": "4", "memory": "16Gi", "pods": "110", ...}
+    unschedulable = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["position", "id"]
+        constraints = [models.UniqueConstraint(fields=["scenario", "name"], name="unique_node_name_per_scenario")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ScenarioVersion(models.Model):
+    """An immutable saved state. Its permalink id is a hash of its content."""
+
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    permalink = models.CharField(max_length=PERMALINK_LENGTH, unique=True)
+    title = models.CharField(max_length=120)
+    description = models.TextField(blank=True)
+    document = models.TextField()  # the whole scenario as one YAML file (nodes, workload, config)
+    nodes = models.JSONField(default=list)  # the board, as Node rows hold it
+    workload_yaml = models.TextField(blank=True)  # exactly as written, comments included
+    scheduler_config_yaml = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [models.UniqueConstraint(fields=["scenario", "number"], name="unique_version_number")]
+
+    def __str__(self) -> str:
+        return f"{self.scenario.slug} v{self.number}"
+
+
+class Run(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        FINISHED = "finished"
+        FAILED = "failed"
+
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="runs")
+    version = models.ForeignKey(ScenarioVersion, on_delete=models.CASCADE, related_name="runs")
+    seed = models.BigIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class RunEvent(models.Model):
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    payload = models.JSONField()
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.UniqueConstraint(fields=["run", "seq"], name="unique_event_seq")]

@@ -1,0 +1,223 @@
+"""What the web app does with scenarios, independent of HTTP: create, validate, edit, version, fork,
+export. Kubernetes rules (what a valid label or taint is, what parses) come from the engine."""
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from django.db import IntegrityError, transaction
+
+from playground.models import PERMALINK_LENGTH, Node, Scenario, ScenarioVersion
+from scheduler_core.api.manifests import load_manifests, parse_object
+from scheduler_core.errors import ManifestError
+
+MAX_NODES = 500
+MAX_WORKLOAD_BYTES = 256 * 1024
+DEFAULT_CAPACITY = {"cpu": "4", "memory": "16Gi", "pods": "110"}
+HOSTNAME_LABEL = "kubernetes.io/hostname"
+
+
+class StaleEdit(Exception):
+    """The edit was made against an older version than the scenario's current one."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(current)
+        self.current = current
+
+
+class InvalidEdit(Exception):
+    """The edit would make the scenario invalid; the message says why, in the engine's words."""
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationProblem:
+    message: str
+    line: int | None = None
+    document: str = ""
+    path: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"message": self.message, "line": self.line, "document": self.document, "path": self.path}
+
+
+# ---------------------------------------------------------------------------- nodes
+
+
+def node_manifest(node: Node) -> dict[str, Any]:
+    manifest: dict[str, Any] = {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {"name": node.name, "labels": dict(node.labels)},
+        "status": {"capacity": dict(node.capacity)},
+    }
+    spec: dict[str, Any] = {}
+    if node.taints:
+        spec["taints"] = [dict(taint) for taint in node.taints]
+    if node.unschedulable:
+        spec["unschedulable"] = True
+    if spec:
+        manifest["spec"] = spec
+    return manifest
+
+
+def check_node(node: Node) -> None:
+    """Raises InvalidEdit with the engine's message when the node is not a valid Kubernetes Node."""
+    try:
+        parse_object(node_manifest(node), f"Node {node.name}")
+    except ManifestError as error:
+        raise InvalidEdit(f"{error.path}: {error.message}" if error.path else error.message) from None
+
+
+def node_fields(node: Node) -> dict[str, Any]:
+    return {
+        "name": node.name,
+        "labels": dict(node.labels),
+        "taints": [dict(taint) for taint in node.taints],
+        "capacity": dict(node.capacity),
+        "unschedulable": node.unschedulable,
+    }
+
+
+# ---------------------------------------------------------------------------- documents
+
+
+def export_document(scenario: Scenario) -> str:
+    """The whole scenario as one multi-document YAML: nodes, then the workload, then the config."""
+    parts = [yaml.safe_dump(node_manifest(node), sort_keys=False) for node in scenario.nodes.all()]
+    document = "---\n".join(parts)
+    if scenario.workload_yaml.strip():
+        document += ("---\n" if document else "") + scenario.workload_yaml.strip() + "\n"
+    if scenario.scheduler_config_yaml.strip():
+        document += "---\n" + scenario.scheduler_config_yaml.strip() + "\n"
+    return document
+
+
+def validate_workload(text: str) -> list[ValidationProblem]:
+    if len(text.encode()) > MAX_WORKLOAD_BYTES:
+        return [ValidationProblem(f"the YAML is larger than {MAX_WORKLOAD_BYTES // 1024} KiB")]
+    try:
+        manifests = load_manifests(text, source="workload")
+    except ManifestError as error:
+        return [ValidationProblem(error.message, error.line, error.document, error.path)]
+    problems = []
+    for manifest in manifests:
+        if manifest.kind == "Node":
+            problems.append(
+                ValidationProblem(
+                    "nodes belong on the board: add them there (or import them)", manifest.line, manifest.document
+                )
+            )
+    return problems
+
+
+# ---------------------------------------------------------------------------- versions
+
+
+def permalink_for(document: str, title: str) -> str:
+    digest = hashlib.sha256(f"{title}\n\0{document}".encode()).hexdigest()
+    return digest[:PERMALINK_LENGTH]
+
+
+def snapshot(scenario: Scenario) -> ScenarioVersion:
+    """The immutable version for the scenario's current content (the same content, the same permalink)."""
+    document = export_document(scenario)
+    permalink = permalink_for(document, scenario.title)
+    existing = ScenarioVersion.objects.filter(permalink=permalink).first()
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            return ScenarioVersion.objects.create(
+                scenario=scenario,
+                number=scenario.version,
+                permalink=permalink,
+                title=scenario.title,
+                description=scenario.description,
+                document=document,
+                nodes=[node_fields(node) for node in scenario.nodes.all()],
+                workload_yaml=scenario.workload_yaml,
+                scheduler_config_yaml=scenario.scheduler_config_yaml,
+            )
+    except IntegrityError:
+        return ScenarioVersion.objects.get(permalink=permalink)
+
+
+@transaction.atomic
+def bump(scenario_id: int, expected_version: int) -> Scenario:
+    """Locks the scenario and moves it to the next version, or refuses a stale edit."""
+    scenario = Scenario.objects.select_for_update().get(pk=scenario_id)
+    if scenario.version != expected_version:
+        raise StaleEdit(scenario.version)
+    scenario.version += 1
+    scenario.save(update_fields=["version", "updated_at"])
+    return scenario
+
+
+# ---------------------------------------------------------------------------- creating
+
+
+def default_nodes(count: int = 3) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": f"worker{i}",
+            "labels": {HOSTNAME_LABEL: f"worker{i}"},
+            "taints": [],
+            "capacity": dict(DEFAULT_CAPACITY),
+        }
+        for i in range(1, count + 1)
+    ]
+
+
+@transaction.atomic
+def create_scenario(
+    title: str,
+    *,
+    description: str = "",
+    nodes: list[dict[str, Any]] | None = None,
+    workload_yaml: str = "",
+    scheduler_config_yaml: str = "",
+    forked_from: ScenarioVersion | None = None,
+    gallery_key: str = "",
+    gallery_order: int = 0,
+) -> tuple[Scenario, str]:
+    """A new scenario and its edit secret (shown once, to its creator)."""
+    scenario = Scenario(
+        title=title[:120] or "Untitled scenario",
+        description=description,
+        workload_yaml=workload_yaml,
+        scheduler_config_yaml=scheduler_config_yaml,
+        forked_from=forked_from,
+        gallery_key=gallery_key,
+        gallery_order=gallery_order,
+    )
+    secret = scenario.set_edit_secret()
+    scenario.save()
+    for position, spec in enumerate(nodes if nodes is not None else default_nodes()):
+        node = Node(
+            scenario=scenario,
+            name=spec["name"],
+            position=position,
+            labels=spec.get("labels", {}),
+            taints=spec.get("taints", []),
+            capacity=spec.get("capacity", dict(DEFAULT_CAPACITY)),
+            unschedulable=spec.get("unschedulable", False),
+        )
+        check_node(node)
+        node.save()
+    snapshot(scenario)
+    return scenario, secret
+
+
+def fork(version: ScenarioVersion, title: str = "") -> tuple[Scenario, str]:
+    """A new scenario of one's own from any version; it remembers where it came from."""
+    if not title:
+        title = version.title if version.title.startswith("Fork of ") else f"Fork of {version.title}"
+    return create_scenario(
+        title[:120],
+        description=version.description,
+        nodes=[dict(node) for node in version.nodes],
+        workload_yaml=version.workload_yaml,
+        scheduler_config_yaml=version.scheduler_config_yaml,
+        forked_from=version,
+    )

@@ -1,0 +1,159 @@
+// Node board: drag a label or taint from the palette onto a node (or off a node to remove it);
+// keyboard equivalent: select a palette chip with Enter/Space, then press Enter on a node card.
+// Every change is a plain form post that htmx sends; this module only fills in the form.
+
+const csrfToken = () => document.cookie.split("; ").find((c) => c.startsWith("csrftoken="))?.split("=")[1] ?? "";
+
+function boardElement() {
+  return document.getElementById("board");
+}
+
+function post(nodeId, action, values) {
+  const board = boardElement();
+  if (!board || board.dataset.canEdit !== "true") return;
+  const slug = document.querySelector(".scenario").dataset.slug;
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = `/s/${slug}/nodes/${nodeId}/${action}`;
+  form.setAttribute("hx-post", form.action);
+  form.setAttribute("hx-target", "#board");
+  form.setAttribute("hx-swap", "outerHTML");
+  form.hidden = true;
+  const fields = { ...values, version: board.dataset.version, csrfmiddlewaretoken: csrfToken() };
+  for (const [name, value] of Object.entries(fields)) {
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value ?? "";
+    form.append(input);
+  }
+  board.append(form);
+  if (window.htmx) {
+    window.htmx.process(form);
+    form.requestSubmit();
+  } else {
+    form.submit();
+  }
+}
+
+function chipPayload(chip) {
+  return { kind: chip.dataset.kind, key: chip.dataset.key, value: chip.dataset.value ?? "", effect: chip.dataset.effect ?? "" };
+}
+
+function applyToNode(nodeId, payload) {
+  if (payload.kind === "label") post(nodeId, "label", { key: payload.key, value: payload.value });
+  if (payload.kind === "taint") post(nodeId, "taint", { key: payload.key, value: payload.value, effect: payload.effect });
+}
+
+function removeFromNode(nodeId, payload) {
+  if (payload.kind === "label") post(nodeId, "unlabel", { key: payload.key });
+  if (payload.kind === "taint") post(nodeId, "untaint", { key: payload.key, effect: payload.effect });
+}
+
+let selected = null; // keyboard selection: a palette chip's payload
+
+document.addEventListener("dragstart", (event) => {
+  const chip = event.target.closest?.(".chip[draggable='true'], .node-card .chip");
+  if (!chip) return;
+  const payload = chipPayload(chip);
+  if (!payload.kind) payload.kind = chip.classList.contains("taint") ? "taint" : "label";
+  const fromNode = chip.closest(".node-card")?.dataset.nodeId ?? "";
+  event.dataTransfer.setData("application/x-playground-chip", JSON.stringify({ ...payload, fromNode }));
+  event.dataTransfer.effectAllowed = "copyMove";
+});
+
+document.addEventListener("dragover", (event) => {
+  if (event.target.closest?.(".node-card") || event.target.closest?.(".palette")) {
+    event.preventDefault();
+    event.target.closest(".node-card")?.classList.add("drop-target");
+  }
+});
+
+document.addEventListener("dragleave", (event) => {
+  event.target.closest?.(".node-card")?.classList.remove("drop-target");
+});
+
+document.addEventListener("drop", (event) => {
+  const raw = event.dataTransfer.getData("application/x-playground-chip");
+  if (!raw) return;
+  event.preventDefault();
+  const payload = JSON.parse(raw);
+  const card = event.target.closest(".node-card");
+  card?.classList.remove("drop-target");
+  if (card && card.dataset.nodeId !== payload.fromNode) {
+    applyToNode(card.dataset.nodeId, payload);
+  } else if (!card && payload.fromNode) {
+    removeFromNode(payload.fromNode, payload); // dragged off its node
+  }
+});
+
+// Node chips become draggable (to drag them off); double-click edits a chip in place.
+function decorate() {
+  for (const chip of document.querySelectorAll(".node-card .chip")) {
+    chip.setAttribute("draggable", "true");
+    chip.dataset.kind ||= chip.classList.contains("taint") ? "taint" : "label";
+  }
+}
+
+document.addEventListener("dblclick", (event) => {
+  const chip = event.target.closest(".node-card .chip");
+  if (!chip) return;
+  const card = chip.closest(".node-card");
+  const payload = chipPayload(chip);
+  if (payload.kind === "label") {
+    const answer = window.prompt("Label (key=value)", `${payload.key}=${payload.value}`);
+    if (answer === null) return;
+    const [key, ...rest] = answer.split("=");
+    post(card.dataset.nodeId, "label", { key: key.trim(), value: rest.join("=").trim(), old_key: payload.key });
+  } else {
+    const answer = window.prompt("Taint (key=value:Effect)", `${payload.key}${payload.value ? "=" + payload.value : ""}:${payload.effect}`);
+    if (answer === null) return;
+    const match = answer.match(/^([^=:]+)(?:=([^:]*))?:(NoSchedule|PreferNoSchedule|NoExecute)$/);
+    if (!match) return window.alert("Write key=value:Effect, Effect one of NoSchedule, PreferNoSchedule, NoExecute");
+    post(card.dataset.nodeId, "taint", { key: match[1], value: match[2] ?? "", effect: match[3], old_key: payload.key, old_effect: payload.effect });
+  }
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" && event.key !== " ") return;
+  const paletteChip = event.target.closest?.(".palette .chip");
+  if (paletteChip) {
+    event.preventDefault();
+    document.querySelectorAll(".palette .chip.selected").forEach((c) => c.classList.remove("selected"));
+    selected = chipPayload(paletteChip);
+    paletteChip.classList.add("selected");
+    return;
+  }
+  const card = event.target.classList?.contains("node-card") ? event.target : null;
+  if (card && selected && event.key === "Enter") {
+    event.preventDefault();
+    applyToNode(card.dataset.nodeId, selected);
+  }
+});
+
+// "Add to palette": user-defined labels and taints, kept for this browser session.
+document.addEventListener("submit", (event) => {
+  const form = event.target.closest(".palette-add");
+  if (!form) return;
+  event.preventDefault();
+  const data = new FormData(form);
+  const key = String(data.get("key") ?? "").trim();
+  if (!key) return;
+  const value = String(data.get("value") ?? "").trim();
+  const kind = form.dataset.kind;
+  const effect = String(data.get("effect") ?? "");
+  const chip = document.createElement("button");
+  chip.type = "button";
+  chip.className = `chip ${kind}${kind === "taint" ? " effect-" + effect : ""}`;
+  chip.draggable = true;
+  Object.assign(chip.dataset, { kind, key, value, effect });
+  chip.textContent = kind === "taint" ? `${key}${value ? "=" + value : ""}:${effect}` : `${key}${value ? "=" + value : ""}`;
+  const item = document.createElement("li");
+  item.append(chip);
+  document.getElementById(kind === "taint" ? "palette-taints" : "palette-labels").append(item);
+  form.reset();
+});
+
+document.addEventListener("htmx:after:swap", decorate);
+document.addEventListener("DOMContentLoaded", decorate);
+decorate();

@@ -1,0 +1,227 @@
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from playground.models import Scenario, ScenarioVersion
+from playground.scenarios import create_scenario
+
+BAD_CPU = (
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n"
+    "    resources: {requests: {cpu: lots}}\n"
+)
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def editable(client):
+    """A scenario the test client may edit (its session holds the edit secret)."""
+    response = client.post(reverse("new-scenario"))
+    assert response.status_code == 302
+    scenario = Scenario.objects.get()
+    return scenario
+
+
+def node(scenario, name="worker1"):
+    return scenario.nodes.get(name=name)
+
+
+def post_board(client, scenario, url, **data):
+    data.setdefault("version", scenario.version)
+    return client.post(url, data, headers=HTMX)
+
+
+def test_a_new_scenario_has_three_workers_and_a_first_version(client, editable):
+    assert [n.name for n in editable.nodes.all()] == ["worker1", "worker2", "worker3"]
+    assert editable.version == 1
+    assert editable.versions.count() == 1
+    page = client.get(reverse("scenario", args=[editable.slug]))
+    assert page.status_code == 200
+    assert b"worker1" in page.content
+    assert b"Edit link" in page.content
+
+
+def test_adding_a_taint_saves_a_new_version_with_its_own_permalink(client, editable):
+    target = node(editable)
+    url = reverse("node-action", args=[editable.slug, target.pk, "taint"])
+    response = post_board(client, editable, url, key="dedicated", value="gpu", effect="NoSchedule")
+    assert response.status_code == 200
+    assert b"dedicated=gpu:NoSchedule" in response.content
+    assert b'id="board"' in response.content and b"<html" not in response.content  # the board partial
+    editable.refresh_from_db()
+    assert editable.version == 2
+    assert node(editable).taints == [{"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}]
+    first, second = ScenarioVersion.objects.order_by("number")
+    assert first.permalink != second.permalink
+    assert "dedicated" not in first.document  # the old permalink still shows exactly the old version
+    assert "dedicated" in second.document
+
+
+def test_a_stale_edit_is_refused_with_the_current_state(client, editable):
+    target = node(editable)
+    url = reverse("node-action", args=[editable.slug, target.pk, "label"])
+    assert post_board(client, editable, url, key="disktype", value="ssd").status_code == 200
+    stale = client.post(url, {"version": 1, "key": "zone", "value": "a"}, headers=HTMX)
+    assert stale.status_code == 409
+    assert b"Someone changed this scenario meanwhile" in stale.content
+    assert b"disktype=ssd" in stale.content  # the current state comes back
+    assert "zone" not in node(editable).labels
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("<script>alert(1)</script>", "x", "invalid label key"),
+        ("app", "<b>bold</b>", "invalid label value"),
+        ("a" * 64, "x", "no more than 63 characters"),
+    ],
+)
+def test_hostile_or_invalid_labels_are_refused_and_nothing_changes(client, editable, key, value, expected):
+    target = node(editable)
+    url = reverse("node-action", args=[editable.slug, target.pk, "label"])
+    response = post_board(client, editable, url, key=key, value=value)
+    assert response.status_code == 422
+    assert expected.encode() in response.content
+    assert b"<script>alert(1)</script>" not in response.content  # escaped, never echoed raw
+    editable.refresh_from_db()
+    assert editable.version == 1
+
+
+def test_viewers_without_the_edit_secret_cannot_change_a_scenario(client, editable):
+    from django.test import Client
+
+    stranger = Client()
+    target = node(editable)
+    url = reverse("node-action", args=[editable.slug, target.pk, "cordon"])
+    response = stranger.post(url, {"version": editable.version}, headers=HTMX)
+    assert response.status_code == 403
+    assert b"view link" in response.content
+    assert not node(editable).unschedulable
+
+
+def test_the_edit_link_grants_editing_in_another_browser(client, editable):
+    from django.test import Client
+
+    secret = client.session[f"edit:{editable.slug}"]
+    other = Client()
+    assert other.get(reverse("claim-edit", args=[editable.slug, secret])).status_code == 302
+    target = node(editable)
+    url = reverse("node-action", args=[editable.slug, target.pk, "cordon"])
+    assert other.post(url, {"version": editable.version}, headers=HTMX).status_code == 200
+    assert node(editable).unschedulable
+    assert Client().get(reverse("claim-edit", args=[editable.slug, "wrong"])).status_code == 404
+
+
+def test_the_edit_secret_is_stored_hashed(editable, client):
+    secret = client.session[f"edit:{editable.slug}"]
+    assert secret not in editable.edit_secret_hash
+    assert editable.check_edit_secret(secret)
+
+
+def test_invalid_workload_yaml_is_refused_with_its_line_and_the_old_workload_kept(client, editable):
+    url = reverse("save-workload", args=[editable.slug])
+    bad = BAD_CPU
+    response = post_board(client, editable, url, workload=bad)
+    assert response.status_code == 422
+    assert b"line 7" in response.content
+    assert b"spec.containers[0].resources.requests.cpu" in response.content
+    editable.refresh_from_db()
+    assert editable.workload_yaml == ""
+
+
+def test_a_valid_workload_places_its_pods_on_the_board(client, editable):
+    url = reverse("save-workload", args=[editable.slug])
+    pod = (
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  nodeName: worker2\n"
+        "  containers: [{name: c, image: nginx}]\n"
+    )
+    response = post_board(client, editable, url, workload=pod)
+    assert response.status_code == 200
+    assert b'class="pod phase-Pending" title="default/web' in response.content
+
+
+def test_validate_endpoint_reports_document_field_and_line(client):
+    text = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}], nodeSelecter: {}}\n"
+    result = client.post(reverse("validate"), {"yaml": text}).json()
+    assert result["ok"] is False
+    (problem,) = result["problems"]
+    assert problem == {
+        "message": 'unknown field "spec.nodeSelecter"',
+        "line": 4,
+        "document": "Pod default/p",
+        "path": "spec.nodeSelecter",
+    }
+    assert client.post(
+        reverse("validate"), {"yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: ok}\n"}
+    ).json() == {
+        "ok": True,
+        "problems": [],
+    }
+
+
+def test_huge_yaml_is_refused_quickly(client):
+    result = client.post(reverse("validate"), {"yaml": "a: b\n" * 100_000}).json()
+    assert result["ok"] is False
+    assert "larger than" in result["problems"][0]["message"]
+
+
+def test_forking_a_version_makes_an_independent_scenario_that_remembers_its_origin(client, editable):
+    version = editable.versions.get()
+    response = client.post(reverse("fork-version", args=[version.permalink]))
+    assert response.status_code == 302
+    fork = Scenario.objects.exclude(pk=editable.pk).get()
+    assert fork.forked_from == version
+    assert fork.title == f"Fork of {editable.title}"
+    assert [n.name for n in fork.nodes.all()] == ["worker1", "worker2", "worker3"]
+    assert fork.slug != editable.slug
+
+
+def test_permalink_and_embed_pages_show_the_version_read_only(client, editable):
+    version = editable.versions.get()
+    page = client.get(reverse("version", args=[version.permalink]))
+    assert page.status_code == 200
+    assert b"Fork this version" in page.content
+    embedded = client.get(reverse("embed", args=[version.permalink]))
+    assert embedded.status_code == 200
+    assert "X-Frame-Options" not in embedded.headers  # embeddable in docs and wikis
+    assert client.get(reverse("scenario", args=[editable.slug])).headers["X-Frame-Options"] == "DENY"
+
+
+def test_export_is_one_yaml_file_the_engine_accepts(client, editable):
+    from scheduler_core.api.manifests import load_manifests
+
+    text = client.get(reverse("export", args=[editable.slug])).content.decode()
+    kinds = [m.kind for m in load_manifests(text)]
+    assert kinds == ["Node", "Node", "Node"]
+
+
+def test_template_adds_nodes_per_zone(client, editable):
+    url = reverse("add-nodes-template", args=[editable.slug])
+    response = post_board(client, editable, url, zones="a,b,c", per_zone=2, cpu="2", memory="8Gi", pods="50")
+    assert response.status_code == 200
+    zoned = editable.nodes.exclude(labels__has_key="topology.kubernetes.io/zone").count()
+    assert editable.nodes.count() == 9
+    assert zoned == 3
+
+
+def test_gallery_loads_idempotently_and_can_be_opened_as_a_copy(client):
+    call_command("load_gallery")
+    call_command("load_gallery")
+    gallery = Scenario.objects.exclude(gallery_key="")
+    assert gallery.count() >= 3
+    assert b"Node affinity with weights" in client.get("/").content
+    response = client.post(reverse("use-gallery", args=["010-node-affinity"]))
+    assert response.status_code == 302
+    copy = Scenario.objects.filter(gallery_key="").get()
+    assert copy.title == "Node affinity with weights"
+    page = client.get(reverse("scenario", args=[copy.slug]))
+    assert b"nginx-node-affinity-test" in page.content
+
+
+def test_scenario_creation_refuses_invalid_nodes():
+    from playground.scenarios import InvalidEdit
+
+    with pytest.raises(InvalidEdit):
+        create_scenario("bad", nodes=[{"name": "Not_A_Name", "labels": {}, "taints": [], "capacity": {}}])
