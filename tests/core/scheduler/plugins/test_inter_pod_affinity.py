@@ -22,6 +22,7 @@ from scheduler_core.scheduler.plugins.inter_pod_affinity import (
     InterPodAffinity,
 )
 from scheduler_core.scheduler.runtime import Handle
+from scheduler_core.scheduler.schedule_one import Scheduler
 from scheduler_core.scheduler.snapshot import PodInfo, Snapshot, build_snapshot
 
 HOSTNAME = "kubernetes.io/hostname"
@@ -528,3 +529,40 @@ def test_a_long_lived_plugin_agrees_with_a_fresh_one_after_any_cluster_changes(s
             expected = _outcome(fresh, snapshot, incoming)
             assert _outcome(warm, snapshot, incoming) == expected
             assert _outcome(warm, snapshot, incoming, copied_nodes=True) == expected
+
+
+# ---------------------------------------------------------------------------- with preemption
+
+
+def _prioritized(pod: Pod, priority: int) -> Pod:
+    return replace(pod, spec=replace(pod.spec, priority=priority))
+
+
+def _schedulable_node(name: str) -> Node:
+    node = make_node(name)
+    capacity = {"cpu": 4000, "memory": 8 * 2**30, "pods": 110}
+    return replace(node, status=replace(node.status, capacity=capacity, allocatable=capacity))
+
+
+def test_preemption_evicts_the_pod_the_incoming_anti_affinity_objects_to() -> None:
+    web = _prioritized(make_pod("web", {"app": "web"}, node="n1"), 0)
+    scheduler = Scheduler(handle=Handle(snapshot=build_snapshot([_schedulable_node("n1")], [web])))
+    incoming = _prioritized(make_pod("p", {"app": "api"}, anti_affinity=[term(labelSelector=WEB)]), 100)
+    result = scheduler.schedule_pod(incoming)
+    assert result.selected is None
+    assert "node(s) didn't match pod anti-affinity rules" in result.message
+    # RemovePod took the victim out of the counts in the what-if, so n1 fits once web is gone.
+    assert result.nominated_node == "n1"
+    assert [victim.name for victim in result.victims] == ["web"]
+
+
+def test_preemption_does_not_try_to_satisfy_required_affinity() -> None:
+    web = _prioritized(make_pod("web", {"app": "web"}, node="n1"), 0)
+    scheduler = Scheduler(handle=Handle(snapshot=build_snapshot([_schedulable_node("n1")], [web])))
+    incoming = _prioritized(
+        make_pod("p", {"app": "api"}, affinity=[term(labelSelector={"matchLabels": {"app": "db"}})]), 100
+    )
+    result = scheduler.schedule_pod(incoming)
+    assert result.selected is None
+    assert "node(s) didn't match pod affinity rules" in result.message
+    assert not result.nominated_node  # UnschedulableAndUnresolvable: preemption cannot help
