@@ -24,3 +24,24 @@ def notify_scenario_changed(slug: str, version: int) -> None:
     if layer is None:
         return
     async_to_sync(layer.group_send)(scenario_group(slug), {"type": "scenario.changed", "version": version})
+
+
+def send_run_batch(slug: str, run_id: int, events: list[dict[str, Any]]) -> None:
+    """A batch of stored run events, in order (batched: the in-memory layer drops a channel's 101st message)."""
+    from asgiref.sync import async_to_sync
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "run.events", "run": run_id, "events": events}
+    async_to_sync(layer.group_send)(scenario_group(slug), message)
+
+
+def send_run_status(slug: str, run_id: int, status: str, error: str = "") -> None:
+    from asgiref.sync import async_to_sync
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "run.status", "run": run_id, "status": status, "error": error}
+    async_to_sync(layer.group_send)(scenario_group(slug), message)

@@ -97,8 +97,9 @@ class ScenarioVersion(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        # `number` is the scenario's version counter when this content was first saved; the same
+        # content saved again (an undo) is the same version, so numbers need not be unique.
         ordering = ["-number"]
-        constraints = [models.UniqueConstraint(fields=["scenario", "number"], name="unique_version_number")]
 
     def __str__(self) -> str:
         return f"{self.scenario.slug} v{self.number}"

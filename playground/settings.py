@@ -80,6 +80,9 @@ if _redis_url:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Runs execute in a worker thread of the web process (see playground/runs.py).
+RUNS_IN_BACKGROUND = envbool("RUNS_IN_BACKGROUND", True)
+
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", False)

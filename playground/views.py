@@ -5,6 +5,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -12,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_POST
 
-from playground import board, health
+from playground import board, health, runs
 from playground.broadcast import notify_scenario_changed
 from playground.models import Scenario, ScenarioVersion
 from playground.preview import preview
@@ -230,7 +231,11 @@ def use_gallery(request: HttpRequest, key: str) -> HttpResponse:
 @never_cache
 def scenario_page(request: HttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
-    return render(request, "scenario.html", board_context(request, scenario) | _page_context(request, scenario))
+    context = board_context(request, scenario) | _page_context(request, scenario)
+    run_id = _int(request.GET.get("run"), 0)
+    if run_id:  # a reload mid-run comes back to the same run (the player restores the position)
+        context["run"] = scenario.runs.filter(pk=run_id).first()
+    return render(request, "scenario.html", context)
 
 
 @never_cache
@@ -349,6 +354,18 @@ def save_workload(request: HttpRequest, scenario: Scenario, version: int) -> Sce
 @editing
 def save_details(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
     return board.set_details(scenario, version, request.POST.get("title", ""), request.POST.get("description", ""))
+
+
+# ---------------------------------------------------------------------------- runs
+
+
+@require_POST
+def start_run(request: HttpRequest, slug: str) -> HttpResponse:
+    """Anyone with the link may run a scenario (running changes nothing); viewers all see the run."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    seed = _int(request.POST.get("seed"), 0)
+    run = runs.start_run(scenario, seed=max(0, min(seed, 2**31 - 1)), background=settings.RUNS_IN_BACKGROUND)
+    return render(request, "scenario.html#run-panel", {"scenario": scenario, "run": run}, status=201)
 
 
 # ---------------------------------------------------------------------------- health

@@ -1,37 +1,102 @@
+import json
+
 import pytest
 from channels.testing import WebsocketCommunicator
 
 from playground.asgi import application
 from playground.broadcast import send_scenario_event
+from playground.models import Run, RunEvent
+from playground.scenarios import create_scenario, snapshot
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HEADERS = [ORIGIN, (b"host", b"127.0.0.1")]
+
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def test_viewer_receives_events_broadcast_to_its_scenario():
-    viewer = WebsocketCommunicator(application, "/ws/scenarios/abc123/", headers=[ORIGIN, (b"host", b"127.0.0.1")])
-    other = WebsocketCommunicator(application, "/ws/scenarios/other/", headers=[ORIGIN, (b"host", b"127.0.0.1")])
-    connected, _ = await viewer.connect()
-    assert connected
-    assert (await other.connect())[0]
+@pytest.fixture
+def scenario():
+    created, _ = create_scenario("ws test")
+    return created
 
-    await send_scenario_event("abc123", seq=1, payload={"reason": "Scheduled"})
 
+async def connected(slug: str) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(application, f"/ws/scenarios/{slug}/", headers=HEADERS)
+    ok, _ = await communicator.connect()
+    assert ok
+    return communicator
+
+
+async def test_viewer_receives_events_broadcast_to_its_scenario_only(scenario):
+    from asgiref.sync import sync_to_async
+
+    other, _ = await sync_to_async(create_scenario)("other")
+    viewer = await connected(scenario.slug)
+    bystander = await connected(other.slug)
+    await send_scenario_event(scenario.slug, seq=1, payload={"reason": "Scheduled"})
     assert await viewer.receive_json_from(timeout=2) == {"seq": 1, "payload": {"reason": "Scheduled"}}
-    assert await other.receive_nothing(timeout=0.2)
+    assert await bystander.receive_nothing(timeout=0.2)
     await viewer.disconnect()
-    await other.disconnect()
+    await bystander.disconnect()
 
 
-async def test_websocket_from_a_foreign_origin_is_refused():
+async def test_unknown_scenarios_are_refused():
+    communicator = WebsocketCommunicator(application, "/ws/scenarios/nosuchthing/", headers=HEADERS)
+    connected_, _ = await communicator.connect()
+    assert not connected_
+
+
+async def test_websocket_from_a_foreign_origin_is_refused(scenario):
     intruder = WebsocketCommunicator(
-        application, "/ws/scenarios/abc123/", headers=[(b"origin", b"https://evil.example"), (b"host", b"127.0.0.1")]
+        application, f"/ws/scenarios/{scenario.slug}/", headers=[(b"origin", b"https://evil.example"), (b"host", b"127.0.0.1")]
     )
-    connected, _ = await intruder.connect()
-    assert not connected
+    connected_, _ = await intruder.connect()
+    assert not connected_
 
 
 @pytest.mark.parametrize("path", ["/ws/scenarios/" + "a" * 33 + "/", "/ws/scenarios/../x/", "/ws/nothing/"])
 async def test_websocket_to_an_unknown_route_is_refused(path):
-    communicator = WebsocketCommunicator(application, path, headers=[ORIGIN, (b"host", b"127.0.0.1")])
+    communicator = WebsocketCommunicator(application, path, headers=HEADERS)
     with pytest.raises(ValueError, match="No route found"):
         await communicator.connect()
+
+
+@pytest.mark.parametrize(
+    "frame",
+    ["not json", json.dumps([1, 2]), json.dumps({"type": "subscribe"}), json.dumps({"type": "resume", "run": "1"}),
+     json.dumps({"type": "resume", "run": 1, "after": -5}), "x" * 5000],
+)  # fmt: skip
+async def test_malformed_messages_get_an_error_frame_and_the_connection_stays(scenario, frame):
+    viewer = await connected(scenario.slug)
+    await viewer.send_to(text_data=frame)
+    reply = await viewer.receive_json_from(timeout=2)
+    assert reply["type"] == "error"
+    await viewer.send_to(text_data=json.dumps({"type": "resume", "run": 999999, "after": 0}))
+    assert (await viewer.receive_json_from(timeout=2))["type"] == "error"  # still answering
+    await viewer.disconnect()
+
+
+async def test_resume_sends_the_stored_events_after_a_sequence_number_in_order(scenario):
+    from asgiref.sync import sync_to_async
+
+    @sync_to_async
+    def stored_run() -> Run:
+        run = Run.objects.create(scenario=scenario, version=snapshot(scenario), status=Run.Status.FINISHED)
+        RunEvent.objects.bulk_create(
+            RunEvent(run=run, seq=seq, payload={"event": {"reason": f"r{seq}"}, "changes": []}) for seq in range(1, 1201)
+        )
+        return run
+
+    run = await stored_run()
+    viewer = await connected(scenario.slug)
+    await viewer.send_json_to({"type": "resume", "run": run.pk, "after": 150})
+    seqs: list[int] = []
+    while True:
+        frame = await viewer.receive_json_from(timeout=5)
+        if frame["type"] == "run.status":
+            assert frame["status"] == "finished"
+            break
+        assert frame["type"] == "run.events"
+        seqs.extend(event["seq"] for event in frame["events"])
+    assert seqs == list(range(151, 1201))
+    await viewer.disconnect()

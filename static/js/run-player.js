@@ -1,0 +1,253 @@
+// Run player: receives a run's events over the scenario's websocket (stored ones on (re)connect,
+// live ones as the engine produces them), and replays them on the node board at a chosen speed.
+// Every event carries the pod and node changes since the previous one, so the board can show the
+// cluster exactly as it was at any event: forward by applying changes, backward by replaying.
+
+import { onMessage, onOpen, send } from "./scenario-socket.js";
+
+const SPEEDS_MAX_WAIT_MS = 1500; // long simulated pauses are shortened so nothing seems frozen
+let run = null; // {id, events: [], status, error}
+let position = 0; // number of events applied
+let playing = false;
+let timer = null;
+let pods = new Map();
+let nodes = new Map();
+
+const panel = () => document.getElementById("run-panel");
+const control = (name) => panel()?.querySelector(`[data-player="${name}"]`);
+
+function ownerHue(owner) {
+  let hash = 0;
+  for (const char of owner ?? "") hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return hash % 360;
+}
+
+function startRun(id, at = null) {
+  run = { id, events: [], status: "queued", error: "" };
+  position = 0;
+  pods = new Map();
+  nodes = new Map();
+  pendingSeek = at;
+  send({ type: "resume", run: id, after: 0 });
+  setPlaying(at === null); // a new run plays at once; a restored one waits where it was
+  render();
+}
+let pendingSeek = null;
+
+let gapAsked = 0;
+
+function receive(events) {
+  // Keep events contiguous by seq: drop what we have, and on a gap ask for the stored ones after
+  // the last we hold (a live batch can overtake a resume) — nothing lost, nothing doubled.
+  for (const event of events) {
+    const last = run.events.at(-1)?.seq ?? 0;
+    if (event.seq === last + 1) run.events.push(event);
+    else if (event.seq > last + 1 && gapAsked !== last) {
+      gapAsked = last;
+      send({ type: "resume", run: run.id, after: last });
+    }
+  }
+  const seek = control("seek");
+  if (seek) seek.max = String(run.events.length);
+  if (pendingSeek !== null && run.events.length >= pendingSeek) {
+    seekTo(pendingSeek);
+    pendingSeek = null;
+  }
+  if (playing && !timer) schedule();
+  renderStatus();
+}
+
+function apply(event) {
+  for (const change of event.changes ?? []) {
+    if (change.op === "pod") pods.set(change.key, change);
+    else if (change.op === "pod-") pods.delete(change.key);
+    else if (change.op === "node") nodes.set(change.name, change);
+    else if (change.op === "node-") nodes.delete(change.name);
+  }
+}
+
+function seekTo(target) {
+  target = Math.max(0, Math.min(target, run.events.length));
+  if (target < position) {
+    pods = new Map();
+    nodes = new Map();
+    position = 0;
+  }
+  while (position < target) apply(run.events[position++]);
+  render();
+  remember();
+}
+
+function schedule() {
+  clearTimeout(timer);
+  timer = null;
+  if (!playing || !run || position >= run.events.length) {
+    if (run && position >= run.events.length && run.status !== "running" && run.status !== "queued") setPlaying(false);
+    return;
+  }
+  const speed = control("speed")?.value ?? "5";
+  if (speed === "instant") {
+    seekTo(run.events.length);
+    return schedule();
+  }
+  const previous = position > 0 ? run.events[position - 1].event?.time ?? 0 : 0;
+  const next = run.events[position].event?.time ?? previous;
+  const wait = Math.min(SPEEDS_MAX_WAIT_MS, Math.max(40, ((next - previous) * 1000) / Number(speed)));
+  timer = setTimeout(() => {
+    timer = null;
+    seekTo(position + 1);
+    schedule();
+  }, position === 0 ? 0 : wait);
+}
+
+function setPlaying(value) {
+  playing = value;
+  const button = control("play");
+  if (button) {
+    button.textContent = playing ? "❚❚" : "▶";
+    button.setAttribute("aria-label", playing ? "Pause" : "Play");
+  }
+  if (playing) schedule();
+  else { clearTimeout(timer); timer = null; }
+}
+
+function remember() {
+  if (!run) return;
+  const url = new URL(location.href);
+  url.searchParams.set("run", run.id);
+  url.searchParams.set("at", position);
+  history.replaceState(history.state, "", url);
+}
+
+// ------------------------------------------------------------------ rendering
+
+function renderStatus() {
+  const status = control("status");
+  if (!status || !run) return;
+  const event = position > 0 ? run.events[position - 1] : null;
+  const time = event?.event?.time ?? event?.end ?? 0;
+  const state = run.status === "failed" ? `failed: ${run.error}` : run.status;
+  status.textContent = `t=${Number(time).toFixed(1)}s · event ${position}/${run.events.length} · ${state}`;
+  const seek = control("seek");
+  if (seek) seek.value = String(position);
+}
+
+function renderPods() {
+  const byNode = new Map();
+  const pending = [];
+  for (const pod of pods.values()) {
+    if (pod.node) {
+      if (!byNode.has(pod.node)) byNode.set(pod.node, []);
+      byNode.get(pod.node).push(pod);
+    } else if (!pod.deleting && pod.phase === "Pending") {
+      pending.push(pod);
+    }
+  }
+  for (const card of document.querySelectorAll("#board .node-card")) {
+    let list = card.querySelector(".pods");
+    if (!list) {
+      list = document.createElement("ul");
+      list.className = "pods";
+      card.querySelector(".bars")?.after(list);
+    }
+    list.replaceChildren(...(byNode.get(card.dataset.nodeName) ?? []).sort((a, b) => a.key.localeCompare(b.key)).map(podChip));
+    const node = nodes.get(card.dataset.nodeName);
+    card.classList.toggle("not-ready", node ? !node.ready : false);
+    card.classList.toggle("cordoned", node ? node.unschedulable : card.classList.contains("cordoned"));
+  }
+  const queue = control("pending");
+  if (queue) queue.replaceChildren(...pending.map(podChip));
+}
+
+function podChip(pod) {
+  const item = document.createElement("li");
+  item.className = `pod phase-${pod.phase}${pod.deleting ? " deleting" : ""}${pod.ready ? " ready" : ""}`;
+  item.textContent = pod.name;
+  item.title = `${pod.key} · ${pod.phase}${pod.ready ? " · Ready" : ""}${pod.deleting ? " · Terminating" : ""}${pod.owner ? " · " + pod.owner : ""}`;
+  item.dataset.podKey = pod.key;
+  if (pod.owner) item.style.setProperty("--owner-hue", ownerHue(pod.owner));
+  return item;
+}
+
+function renderLog() {
+  const body = control("log");
+  if (!body) return;
+  const filter = (control("filter")?.value ?? "").toLowerCase();
+  const rows = [];
+  for (let index = 0; index < position; index++) {
+    const event = run.events[index].event;
+    if (!event) continue;
+    const text = `${event.reason} ${event.object} ${event.message}`.toLowerCase();
+    if (filter && !text.includes(filter)) continue;
+    rows.push([index, event]);
+  }
+  const shown = rows.slice(-300);
+  body.replaceChildren(...shown.map(([index, event]) => {
+    const row = document.createElement("tr");
+    row.className = `${event.type === "Warning" ? "warning" : ""}${index === position - 1 ? " current" : ""}`;
+    for (const value of [`${event.time.toFixed(1)}s`, event.type, event.reason, event.object.replace(/^Pod\//, "pod/"), event.message]) {
+      const cell = document.createElement("td");
+      cell.textContent = value;
+      row.append(cell);
+    }
+    row.addEventListener("click", () => { setPlaying(false); seekTo(index + 1); });
+    return row;
+  }));
+  body.closest(".event-log")?.scrollTo({ top: 1e9 });
+}
+
+function render() {
+  if (!run) return;
+  renderPods();
+  renderLog();
+  renderStatus();
+}
+
+// ------------------------------------------------------------------ wiring
+
+onMessage((message) => {
+  if (!run || message.run !== run.id) return;
+  if (message.type === "run.events") receive(message.events);
+  if (message.type === "run.status") {
+    run.status = message.status;
+    run.error = message.error ?? "";
+    renderStatus();
+    if (playing) schedule();
+  }
+});
+
+onOpen((reconnected) => {
+  if (run && reconnected) send({ type: "resume", run: run.id, after: run.events.at(-1)?.seq ?? 0 });
+});
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest?.("#run-panel [data-player]");
+  if (!button || !run) return;
+  const action = button.dataset.player;
+  if (action === "play") setPlaying(!playing);
+  if (action === "back") { setPlaying(false); seekTo(position - 1); }
+  if (action === "forward") { setPlaying(false); seekTo(position + 1); }
+});
+
+document.addEventListener("change", (event) => {
+  if (run && playing && event.target.matches?.('#run-panel [data-player="speed"]')) schedule();
+});
+
+document.addEventListener("input", (event) => {
+  if (!run) return;
+  if (event.target.matches?.('#run-panel [data-player="seek"]')) { setPlaying(false); seekTo(Number(event.target.value)); }
+  if (event.target.matches?.('#run-panel [data-player="filter"]')) renderLog();
+});
+
+function adoptPanel() {
+  const id = Number(panel()?.dataset.runId);
+  if (id && (!run || run.id !== id)) {
+    const params = new URLSearchParams(location.search);
+    const at = Number(params.get("run")) === id && params.has("at") ? Number(params.get("at")) : null;
+    startRun(id, at);
+  }
+}
+
+// The board is re-rendered by htmx after edits: put the run's pods back into the new cards.
+document.addEventListener("htmx:after:swap", () => { adoptPanel(); if (run) render(); });
+onOpen(() => adoptPanel());

@@ -1,0 +1,47 @@
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_board import node_card, open_gallery_copy
+
+pytestmark = pytest.mark.browser
+
+
+def test_run_places_pods_as_the_engine_says_and_steps_back_and_forth(page: Page, server_url: str, screenshot_path):
+    open_gallery_copy(page, server_url, "GPU node reserved with a taint")
+    page.get_by_test_id("run").click()
+    status = page.locator("[data-player='status']")
+    expect(status).to_contain_text("finished", timeout=15_000)
+    expect(page.get_by_role("button", name="Pause")).to_be_visible()  # a new run plays at once
+    page.locator("[data-player='speed']").select_option("instant")
+    expect(status).to_contain_text(re.compile(r"event (\d+)/\1 "))
+    # web (no toleration) never lands on the tainted GPU node; pytorch2 is pinned there by nodeName.
+    expect(node_card(page, "worker3").locator(".pod", has_text="pytorch2")).to_be_visible()
+    expect(node_card(page, "worker3").locator(".pod", has_text="web")).to_have_count(0)
+    log = page.locator("[data-player='log'] tr")
+    expect(log.filter(has_text="Scheduled").first).to_be_visible()
+    page.screenshot(path=screenshot_path, full_page=True)
+
+    page.get_by_role("button", name="Step back").click()
+    text = status.inner_text()
+    shown, total = map(int, re.search(r"event (\d+)/(\d+)", text).groups())
+    assert shown == total - 1
+    # Back to the very start: no pod placed yet.
+    page.locator("[data-player='seek']").fill("0")
+    expect(page.locator("#board .pod")).to_have_count(0)
+    page.get_by_role("button", name="Step forward").click()
+    expect(status).to_contain_text("event 1/")
+
+
+def test_a_reload_mid_run_comes_back_to_the_same_event(page: Page, server_url: str):
+    open_gallery_copy(page, server_url, "Why is my pod Pending?")
+    page.get_by_test_id("run").click()
+    status = page.locator("[data-player='status']")
+    expect(status).to_contain_text("finished", timeout=15_000)
+    page.locator("[data-player='seek']").fill("1")
+    expect(status).to_contain_text("event 1/")
+    page.reload()
+    expect(page.locator("[data-player='status']")).to_contain_text("event 1/", timeout=10_000)
+    expect(page.locator("[data-player='log'] tr").first).to_contain_text("FailedScheduling")
+    expect(page.locator("[data-player='log'] tr").first).to_contain_text("0/3 nodes are available")

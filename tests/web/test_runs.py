@@ -1,0 +1,54 @@
+import pytest
+from django.urls import reverse
+
+from playground.models import Run
+from playground.runs import execute
+from playground.scenarios import create_scenario, snapshot
+
+pytestmark = pytest.mark.django_db
+
+POD = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: c, image: nginx}]\n"
+
+
+def run_now(scenario, published):
+    run = Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0)
+    execute(run, publish=lambda slug, run_id, events: published.extend(events))
+    run.refresh_from_db()
+    return run
+
+
+def test_a_run_stores_every_event_with_the_changes_that_led_to_it():
+    scenario, _ = create_scenario("run", workload_yaml=POD)
+    published: list[dict] = []
+    run = run_now(scenario, published)
+    assert run.status == Run.Status.FINISHED
+    events = list(run.events.order_by("seq").values_list("seq", "payload"))
+    assert [seq for seq, _ in events] == list(range(1, len(events) + 1))
+    first = events[0][1]
+    assert first["event"]["reason"] == "Scheduled"
+    ops = {change["op"] for change in first["changes"]}
+    assert ops == {"node", "pod"}  # the nodes appear, and the pod bound to its node
+    bound = next(c for c in first["changes"] if c["op"] == "pod")
+    assert bound["node"] == first["event"]["message"].rsplit(" ", 1)[1]
+    assert events[-1][1]["event"] is None and "end" in events[-1][1]  # the closing frame
+    assert [e["seq"] for e in published] == [seq for seq, _ in events]  # streamed as stored
+
+
+def test_a_run_of_an_invalid_version_fails_with_the_parsers_message():
+    scenario, _ = create_scenario("bad")
+    scenario.workload_yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}], bogus: 1}\n"
+    scenario.version += 1  # as every edit does
+    scenario.save()
+    run = run_now(scenario, [])
+    assert run.status == Run.Status.FAILED
+    assert 'unknown field "spec.bogus"' in run.error
+
+
+def test_anyone_with_the_view_link_can_start_a_run(client):
+    scenario, _ = create_scenario("public", workload_yaml=POD)
+    response = client.post(reverse("start-run", args=[scenario.slug]), headers={"HX-Request": "true"})
+    assert response.status_code == 201
+    run = Run.objects.get()
+    assert f'data-run-id="{run.pk}"' in response.content.decode()
+    page = client.get(reverse("scenario", args=[scenario.slug]) + f"?run={run.pk}")
+    assert f'data-run-id="{run.pk}"' in page.content.decode()  # a reload comes back to the run
