@@ -49,7 +49,13 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
             await self._error('unknown message: expected {"type": "resume", "run": id, "after": seq}')
             return
         run_id, after = message.get("run"), message.get("after", 0)
-        if not isinstance(run_id, int) or isinstance(run_id, bool) or not isinstance(after, int) or isinstance(after, bool) or after < 0:
+        if (
+            not isinstance(run_id, int)
+            or isinstance(run_id, bool)
+            or not isinstance(after, int)
+            or isinstance(after, bool)
+            or after < 0
+        ):
             await self._error('"run" and "after" must be non-negative integers')
             return
         await self._resume(run_id, after)
@@ -103,7 +109,9 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps({"type": "changed", "version": message["version"]}))
 
     async def run_events(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps({"type": "run.events", "run": message["run"], "events": message["events"]}))
+        await self.send(
+            text_data=json.dumps({"type": "run.events", "run": message["run"], "events": message["events"]})
+        )
 
     async def run_status(self, message: dict[str, Any]) -> None:
         payload = {"type": "run.status", "run": message["run"], "status": message["status"], "error": message["error"]}

@@ -110,7 +110,11 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
     send_run_status(slug, run.pk, Run.Status.RUNNING)
     try:
         manifests = load_manifests(run.version.document, source="scenario")
-        config = parse_configuration(run.version.scheduler_config_yaml) if run.version.scheduler_config_yaml.strip() else None
+        config = (
+            parse_configuration(run.version.scheduler_config_yaml)
+            if run.version.scheduler_config_yaml.strip()
+            else None
+        )
         simulation = Simulation(manifests, config, seed=run.seed, options=SimulationOptions(max_events=MAX_RUN_EVENTS))
         recorder = ChangeRecorder()
         simulation.cluster.watch(recorder)
@@ -136,7 +140,9 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
     send_run_status(slug, run.pk, Run.Status.FINISHED)
 
 
-def _flush(run: Run, slug: str, batch: list[RunEvent], publish: Callable[[str, int, list[dict[str, Any]]], None]) -> None:
+def _flush(
+    run: Run, slug: str, batch: list[RunEvent], publish: Callable[[str, int, list[dict[str, Any]]], None]
+) -> None:
     if not batch:
         return
     RunEvent.objects.bulk_create(batch)
@@ -152,3 +158,19 @@ def _fail(run: Run, slug: str, message: str) -> None:
 def events_after(run: Run, seq: int, limit: int = 5000) -> list[dict[str, Any]]:
     rows = RunEvent.objects.filter(run=run, seq__gt=seq).order_by("seq")[:limit]
     return [{"seq": row.seq, **row.payload} for row in rows]
+
+
+def explain_at(run: Run, pod_key: str, seq: int) -> Any:
+    """Why the pod is where it is (or Pending) at event `seq` of the run: the run is replayed with
+    the same seed up to that event, then the engine explains the pod against that cluster."""
+    from scheduler_core.explain import explain_in_cluster
+
+    manifests = load_manifests(run.version.document, source="scenario")
+    config = (
+        parse_configuration(run.version.scheduler_config_yaml) if run.version.scheduler_config_yaml.strip() else None
+    )
+    simulation = Simulation(manifests, config, seed=run.seed, options=SimulationOptions(max_events=MAX_RUN_EVENTS))
+    for index, _event in enumerate(simulation.run(until=DEFAULT_UNTIL_SECONDS), start=1):
+        if index >= seq:
+            break
+    return explain_in_cluster(simulation.cluster, pod_key, config, seed=run.seed)

@@ -17,6 +17,7 @@ from playground import board, health, runs
 from playground.broadcast import notify_scenario_changed
 from playground.models import Scenario, ScenarioVersion
 from playground.preview import preview
+from scheduler_core.errors import ManifestError
 from playground.scenarios import (
     DEFAULT_CAPACITY,
     InvalidEdit,
@@ -366,6 +367,22 @@ def start_run(request: HttpRequest, slug: str) -> HttpResponse:
     seed = _int(request.POST.get("seed"), 0)
     run = runs.start_run(scenario, seed=max(0, min(seed, 2**31 - 1)), background=settings.RUNS_IN_BACKGROUND)
     return render(request, "scenario.html#run-panel", {"scenario": scenario, "run": run}, status=201)
+
+
+def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """The engine's explanation of one pod at one event of a run, as a panel."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    run = get_object_or_404(scenario.runs.select_related("version"), pk=run_id)
+    pod_key = request.GET.get("pod", "")[:300]
+    seq = max(1, _int(request.GET.get("seq"), 1))
+    try:
+        explanation = runs.explain_at(run, pod_key, seq)
+    except ManifestError as error:
+        return render(request, "explain.html", {"error": error.message, "pod_key": pod_key}, status=404)
+    plugins = [name for name in explanation.weights if any(name in node.scores for node in explanation.nodes)]
+    return render(
+        request, "explain.html", {"explanation": explanation, "plugins": plugins, "pod_key": pod_key, "seq": seq}
+    )
 
 
 # ---------------------------------------------------------------------------- health

@@ -240,3 +240,40 @@ def _node_reports(
 
 def _rejected(name: str, status: Status) -> NodeReport:
     return NodeReport(name, False, plugin=status.plugin, reasons=list(status.reasons))
+
+
+def explain_in_cluster(
+    cluster: Any, pod_key: str, configuration: SchedulerConfiguration | None = None, seed: int = 0
+) -> Explanation:
+    """The same explanation for a pod of a running simulation, against the cluster as it is now:
+    every other non-terminal pod stays where it is, the pod itself is evaluated as if unbound."""
+    target: Pod | None = cluster.get("Pod", pod_key)
+    if target is None:
+        raise ManifestError(pod_key, "", f"no Pod {pod_key} in the cluster at this point")
+    scheduler = Scheduler(configuration, seed=seed)
+    snapshot = scheduler.snapshot
+    snapshot.namespace_labels = {ns.metadata.name: ns.metadata.labels for ns in cluster.objects("Namespace")}
+    scheduler.handle.pdbs = list(cluster.objects("PodDisruptionBudget"))
+    nodes = sorted(cluster.objects("Node"), key=lambda n: n.name)
+    for node in nodes:
+        snapshot.add_node(node)
+    for pod in cluster.objects("Pod"):
+        if pod.key == pod_key or pod.status.phase in TERMINAL_PHASES or not pod.spec.node_name:
+            continue
+        if snapshot.get(pod.spec.node_name) is not None:
+            snapshot.add_pod(pod)
+    pod = replace(target, spec=replace(target.spec, node_name=""))
+    framework = scheduler.framework_for(pod)
+    if framework is None:
+        raise ManifestError(pod_key, "spec.schedulerName", f'no profile for scheduler name "{pod.spec.scheduler_name}"')
+    result = scheduler.schedule_pod(pod)
+    reports, scoring_skipped = _node_reports(scheduler, pod, result, [node.name for node in nodes])
+    return Explanation(
+        pod=pod.key,
+        selected=result.selected,
+        message=result.message,
+        nodes=reports,
+        weights=dict(framework.score_weights),
+        nominated_node=result.nominated_node,
+        scoring_skipped=scoring_skipped,
+    )

@@ -165,6 +165,8 @@ function podChip(pod) {
   item.textContent = pod.name;
   item.title = `${pod.key} · ${pod.phase}${pod.ready ? " · Ready" : ""}${pod.deleting ? " · Terminating" : ""}${pod.owner ? " · " + pod.owner : ""}`;
   item.dataset.podKey = pod.key;
+  item.tabIndex = 0;
+  item.setAttribute("role", "button");
   if (pod.owner) item.style.setProperty("--owner-hue", ownerHue(pod.owner));
   return item;
 }
@@ -221,6 +223,17 @@ onOpen((reconnected) => {
 });
 
 document.addEventListener("click", (event) => {
+  if (event.target.closest?.("[data-close-explain]")) {
+    document.getElementById("explain-slot")?.replaceChildren();
+    return;
+  }
+  const chip = event.target.closest?.(".pod[data-pod-key]");
+  const slot = document.getElementById("explain-slot");
+  if (chip && run && slot && window.htmx) {
+    const url = `${slot.dataset.explainUrl}?pod=${encodeURIComponent(chip.dataset.podKey)}&seq=${Math.max(position, 1)}`;
+    window.htmx.ajax("GET", url, { target: "#explain-slot", swap: "innerHTML" });
+    return;
+  }
   const button = event.target.closest?.("#run-panel [data-player]");
   if (!button || !run) return;
   const action = button.dataset.player;

@@ -45,3 +45,20 @@ def test_a_reload_mid_run_comes_back_to_the_same_event(page: Page, server_url: s
     expect(page.locator("[data-player='status']")).to_contain_text("event 1/", timeout=10_000)
     expect(page.locator("[data-player='log'] tr").first).to_contain_text("FailedScheduling")
     expect(page.locator("[data-player='log'] tr").first).to_contain_text("0/3 nodes are available")
+
+
+def test_explain_panel_for_a_pending_pod_shows_the_reason(page: Page, server_url: str, screenshot_path):
+    open_gallery_copy(page, server_url, "Why is my pod Pending?")
+    page.get_by_test_id("run").click()
+    expect(page.locator("[data-player='status']")).to_contain_text("finished", timeout=15_000)
+    page.locator("[data-player='speed']").select_option("instant")
+    pending = page.locator("[data-player='pending'] .pod", has_text="big")
+    expect(pending).to_be_visible()
+    pending.click()
+    panel = page.locator("#explain")
+    expect(panel).to_contain_text("Pending.")
+    expect(panel).to_contain_text("0/3 nodes are available: 1 node(s) had untolerated taint")
+    expect(panel.locator("tr", has_text="worker-1")).to_contain_text("Insufficient cpu")
+    page.screenshot(path=screenshot_path, full_page=True)
+    panel.get_by_role("button", name="Close").click()
+    expect(panel).to_have_count(0)

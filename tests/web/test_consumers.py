@@ -48,7 +48,9 @@ async def test_unknown_scenarios_are_refused():
 
 async def test_websocket_from_a_foreign_origin_is_refused(scenario):
     intruder = WebsocketCommunicator(
-        application, f"/ws/scenarios/{scenario.slug}/", headers=[(b"origin", b"https://evil.example"), (b"host", b"127.0.0.1")]
+        application,
+        f"/ws/scenarios/{scenario.slug}/",
+        headers=[(b"origin", b"https://evil.example"), (b"host", b"127.0.0.1")],
     )
     connected_, _ = await intruder.connect()
     assert not connected_
@@ -83,7 +85,8 @@ async def test_resume_sends_the_stored_events_after_a_sequence_number_in_order(s
     def stored_run() -> Run:
         run = Run.objects.create(scenario=scenario, version=snapshot(scenario), status=Run.Status.FINISHED)
         RunEvent.objects.bulk_create(
-            RunEvent(run=run, seq=seq, payload={"event": {"reason": f"r{seq}"}, "changes": []}) for seq in range(1, 1201)
+            RunEvent(run=run, seq=seq, payload={"event": {"reason": f"r{seq}"}, "changes": []})
+            for seq in range(1, 1201)
         )
         return run
 

@@ -36,7 +36,9 @@ def test_a_run_stores_every_event_with_the_changes_that_led_to_it():
 
 def test_a_run_of_an_invalid_version_fails_with_the_parsers_message():
     scenario, _ = create_scenario("bad")
-    scenario.workload_yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}], bogus: 1}\n"
+    scenario.workload_yaml = (
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}], bogus: 1}\n"
+    )
     scenario.version += 1  # as every edit does
     scenario.save()
     run = run_now(scenario, [])
@@ -52,3 +54,21 @@ def test_anyone_with_the_view_link_can_start_a_run(client):
     assert f'data-run-id="{run.pk}"' in response.content.decode()
     page = client.get(reverse("scenario", args=[scenario.slug]) + f"?run={run.pk}")
     assert f'data-run-id="{run.pk}"' in page.content.decode()  # a reload comes back to the run
+
+
+def test_explaining_a_pending_pod_at_an_event_gives_the_engines_verdicts(client):
+    nodes = [
+        {"name": "cp", "labels": {}, "taints": [{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}],
+         "capacity": {"cpu": "8", "memory": "16Gi", "pods": "110"}},
+        {"name": "w1", "labels": {}, "taints": [], "capacity": {"cpu": "2", "memory": "4Gi", "pods": "110"}},
+    ]  # fmt: skip
+    big = "apiVersion: v1\nkind: Pod\nmetadata: {name: big}\nspec:\n  containers: [{name: c, image: x, resources: {requests: {cpu: '3'}}}]\n"
+    scenario, _ = create_scenario("pending", nodes=nodes, workload_yaml=big)
+    run = run_now(scenario, [])
+    url = reverse("explain-pod", args=[scenario.slug, run.pk])
+    page = client.get(url, {"pod": "default/big", "seq": 1}).content.decode()
+    assert "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint" in page
+    assert "TaintToleration" in page and "NodeResourcesFit" in page
+    missing = client.get(url, {"pod": "default/ghost", "seq": 1})
+    assert missing.status_code == 404
+    assert b"no Pod default/ghost" in missing.content
