@@ -17,7 +17,6 @@ from playground import board, health, runs
 from playground.broadcast import notify_scenario_changed
 from playground.models import Scenario, ScenarioVersion
 from playground.preview import preview
-from scheduler_core.errors import ManifestError
 from playground.scenarios import (
     DEFAULT_CAPACITY,
     InvalidEdit,
@@ -28,6 +27,7 @@ from playground.scenarios import (
     snapshot,
     validate_workload,
 )
+from scheduler_core.errors import ManifestError
 
 SESSION_PREFIX = "edit:"
 COMMON_LABELS = [

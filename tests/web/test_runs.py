@@ -57,12 +57,15 @@ def test_anyone_with_the_view_link_can_start_a_run(client):
 
 
 def test_explaining_a_pending_pod_at_an_event_gives_the_engines_verdicts(client):
+    control_plane_taint = {"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}
     nodes = [
-        {"name": "cp", "labels": {}, "taints": [{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}],
-         "capacity": {"cpu": "8", "memory": "16Gi", "pods": "110"}},
+        {"name": "cp", "labels": {}, "taints": [control_plane_taint], "capacity": {"cpu": "8", "memory": "16Gi"}},
         {"name": "w1", "labels": {}, "taints": [], "capacity": {"cpu": "2", "memory": "4Gi", "pods": "110"}},
-    ]  # fmt: skip
-    big = "apiVersion: v1\nkind: Pod\nmetadata: {name: big}\nspec:\n  containers: [{name: c, image: x, resources: {requests: {cpu: '3'}}}]\n"
+    ]
+    big = (
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: big}\nspec:\n"
+        "  containers: [{name: c, image: x, resources: {requests: {cpu: '3'}}}]\n"
+    )
     scenario, _ = create_scenario("pending", nodes=nodes, workload_yaml=big)
     run = run_now(scenario, [])
     url = reverse("explain-pod", args=[scenario.slug, run.pk])
