@@ -5,3 +5,6 @@ import os
 os.environ.setdefault("SECRET_KEY", "insecure-test-secret-key-not-for-production")
 
 from playground.settings import *  # noqa: F403
+
+# Web tests run inside a transaction that a worker thread could not see: runs execute inline.
+RUNS_IN_BACKGROUND = False
