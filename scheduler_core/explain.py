@@ -129,7 +129,7 @@ def explain(
         known = ", ".join(pod.key for pod, _ in cluster.pods[:20]) or "none"
         raise ManifestError(pod_key, "", f"no Pod {pod_key} in the files (pods: {known})")
 
-    scheduler = Scheduler(configuration, seed=seed)
+    scheduler = Scheduler(configuration, seed=seed, fast_path=False)  # the generic loops: per-plugin reports
     snapshot = scheduler.snapshot
     snapshot.namespace_labels = {ns.metadata.name: ns.metadata.labels for ns in cluster.namespaces}
     scheduler.handle.pdbs = list(cluster.pdbs)
@@ -250,7 +250,7 @@ def explain_in_cluster(
     target: Pod | None = cluster.get("Pod", pod_key)
     if target is None:
         raise ManifestError(pod_key, "", f"no Pod {pod_key} in the cluster at this point")
-    scheduler = Scheduler(configuration, seed=seed)
+    scheduler = Scheduler(configuration, seed=seed, fast_path=False)  # the generic loops: per-plugin reports
     snapshot = scheduler.snapshot
     snapshot.namespace_labels = {ns.metadata.name: ns.metadata.labels for ns in cluster.objects("Namespace")}
     scheduler.handle.pdbs = list(cluster.objects("PodDisruptionBudget"))

@@ -1,10 +1,18 @@
-"""The cluster as `simulate` reports it: nodes and pods, in a stable order."""
+"""The cluster as `simulate` reports it: nodes and pods, in a stable order.
+
+Optional keys, present only when the cluster has such objects (older readers can ignore them):
+"services": every Service with its type and endpoints (pod, node, ready, serving, terminating),
+as the endpoints controller computes them. How traffic splits over those endpoints is not part
+of this state: the web app asks scheduler_core.traffic.traffic_state for it.
+"""
 
 from typing import Any
 
 from scheduler_core.api.qos import qos_class
 from scheduler_core.api.types import Node, Pod
+from scheduler_core.api.workloads import Service
 from scheduler_core.cluster import Cluster
+from scheduler_core.controllers.endpoints import compute_endpoints
 
 
 def node_state(node: Node) -> dict[str, Any]:
@@ -32,7 +40,20 @@ def pod_state(pod: Pod) -> dict[str, Any]:
     }
 
 
+def service_state(cluster: Cluster, service: Service) -> dict[str, Any]:
+    return {
+        "namespace": service.metadata.namespace,
+        "name": service.metadata.name,
+        "type": service.spec.type,
+        "endpoints": [endpoint.as_dict() for endpoint in compute_endpoints(cluster, service)],
+    }
+
+
 def cluster_state(cluster: Cluster, time: float) -> dict[str, Any]:
     nodes = sorted(cluster.objects("Node"), key=lambda n: n.name)
     pods = sorted(cluster.objects("Pod"), key=lambda p: (p.namespace, p.name))
-    return {"time": round(time, 6), "nodes": [node_state(n) for n in nodes], "pods": [pod_state(p) for p in pods]}
+    state = {"time": round(time, 6), "nodes": [node_state(n) for n in nodes], "pods": [pod_state(p) for p in pods]}
+    services = sorted(cluster.objects("Service"), key=lambda s: (s.metadata.namespace, s.metadata.name))
+    if services:
+        state["services"] = [service_state(cluster, service) for service in services]
+    return state

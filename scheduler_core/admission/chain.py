@@ -7,9 +7,12 @@ or raises AdmissionError with the API server's message.
 from collections.abc import Callable
 from typing import Any
 
+from scheduler_core.admission import limit_ranger
+from scheduler_core.admission.default_toleration_seconds import admit_default_toleration_seconds
 from scheduler_core.admission.priority import admit_priority
+from scheduler_core.admission.resource_quota import KIND_RESOURCES, check_request
 from scheduler_core.api.types import Pod, PriorityClass
-from scheduler_core.cluster import Cluster
+from scheduler_core.cluster import Cluster, type_name
 
 Admission = Callable[[Any, Cluster], Any]
 
@@ -21,8 +24,55 @@ def priority(obj: Any, cluster: Cluster) -> Any:
     return admit_priority(obj, classes)
 
 
+def limit_ranger_admit(obj: Any, cluster: Cluster) -> Any:
+    """LimitRanger, mutating: default requests and limits."""
+    if not isinstance(obj, Pod):
+        return obj
+    return limit_ranger.mutate(obj, cluster.objects("LimitRange"))
+
+
+def default_toleration_seconds(obj: Any, cluster: Cluster) -> Any:
+    return admit_default_toleration_seconds(obj) if isinstance(obj, Pod) else obj
+
+
+def pod_validation(obj: Any, cluster: Cluster) -> Any:
+    """Not a plugin: the API server validates the object between the mutating and the validating
+    plugins, which is where a defaulted limit below an explicit request is refused."""
+    return limit_ranger.validate_requests_within_limits(obj) if isinstance(obj, Pod) else obj
+
+
+def limit_ranger_validate(obj: Any, cluster: Cluster) -> Any:
+    """LimitRanger, validating: min, max and maxLimitRequestRatio."""
+    if not isinstance(obj, Pod):
+        return obj
+    return limit_ranger.validate(obj, cluster.objects("LimitRange"))
+
+
+def resource_quota(obj: Any, cluster: Cluster) -> Any:
+    """ResourceQuota, validating: the last plugin, as upstream orders it."""
+    kind = type_name(obj)
+    if kind not in KIND_RESOURCES or not obj.metadata.namespace:
+        return obj
+    quotas = cluster.objects("ResourceQuota")
+    if not quotas:
+        return obj
+    objects = {name: cluster.objects(name) for name in KIND_RESOURCES}
+    now = cluster._clock()  # the API server's clock, for pods stuck terminating past their grace period
+    check_request(kind, obj, quotas, objects, now)
+    return obj
+
+
 def default_chain() -> list[Admission]:
-    return [priority]
+    # Upstream's order (pkg/kubeapiserver/options/plugins.go): every mutating plugin, then object
+    # validation, then every validating plugin.
+    return [
+        limit_ranger_admit,
+        priority,
+        default_toleration_seconds,
+        pod_validation,
+        limit_ranger_validate,
+        resource_quota,
+    ]
 
 
 def install(cluster: Cluster, chain: list[Admission] | None = None) -> None:

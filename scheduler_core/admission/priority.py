@@ -25,7 +25,9 @@ def admit_priority(pod: Pod, classes: Mapping[str, PriorityClass]) -> Pod:
     if name:
         priority_class = known.get(name)
         if priority_class is None:
-            raise AdmissionError(f'pods "{pod.name}" is forbidden: no PriorityClass with name {name} was found')
+            # Mutating admission runs before a generated name is chosen: the message shows the prefix.
+            shown = pod.metadata.generate_name or pod.name
+            raise AdmissionError(f'pods "{shown}" is forbidden: no PriorityClass with name {name} was found')
     else:
         priority_class = next((c for c in classes.values() if c.global_default), None)
         if priority_class is None:

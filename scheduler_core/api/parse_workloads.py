@@ -331,7 +331,10 @@ def _job_spec(spec: Fields) -> JobSpec:
             f'Unsupported value: "{template.spec.restart_policy}": supported values: "OnFailure", "Never"'
             " (spec.template.spec.restartPolicy)",
         )
-    completions = spec.integer("completions", 1, minimum=0) if "completions" in spec.data else 1
+    # SetDefaults_Job: completions default to 1 only when parallelism is unset too; a parallel Job
+    # without completions is a work queue (done when any pod succeeds and the rest have finished).
+    default_completions = None if "parallelism" in spec.data else 1
+    completions = spec.integer("completions", 1, minimum=0) if "completions" in spec.data else default_completions
     completion_mode = spec.one_of("completionMode", ("NonIndexed", "Indexed"), default="NonIndexed") or "NonIndexed"
     if completion_mode == "Indexed" and completions is None:
         raise spec.error("completions", "Required value: when completion mode is Indexed")

@@ -4,18 +4,31 @@ It mirrors nodes, assigned pods, namespaces, PDBs and the objects behind default
 scheduler's snapshot, keeps the scheduling queue, and writes its decisions back through the store:
 bindings (Scheduled), FailedScheduling events, preemption (victims deleted with Preempted events,
 the preemptor nominated), with upstream's backoff and requeue on cluster events.
+
+The binding cycle runs Reserve, then PreBind, then binds. A PreBind that waits for other controllers
+(VolumeBinding, until the PV controller has bound the pod's claims) keeps the pod assumed on its
+node in the snapshot while the scheduler goes on with other pods, and is asked again every second.
 """
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from scheduler_core.api.types import LabelSelector, Namespace, Pod
-from scheduler_core.api.workloads import ReplicaSet, Service, StatefulSet
-from scheduler_core.cluster import Change, ChangeType
+from scheduler_core.api.workloads import (
+    PersistentVolume,
+    PersistentVolumeClaim,
+    ReplicaSet,
+    Service,
+    StatefulSet,
+    StorageClass,
+)
+from scheduler_core.cluster import Change, ChangeType, Cluster
 from scheduler_core.controllers.base import Context, delete_pod, record
+from scheduler_core.scheduler.framework import Code, CycleState, Status, error
 from scheduler_core.scheduler.messages import SUCCESSFULLY_ASSIGNED
 from scheduler_core.scheduler.queue import ClusterEvent, QueuedPodInfo, SchedulingQueue
 from scheduler_core.scheduler.resources import pod_requests
+from scheduler_core.scheduler.runtime import Framework
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
 from scheduler_core.scheduler.selector_source import SelectorSource
 
@@ -24,6 +37,62 @@ SOURCE = "default-scheduler"
 TERMINAL = ("Succeeded", "Failed")
 SELECTOR_KINDS = ("Service", "ReplicaSet", "StatefulSet")
 EVENT_NOTE_LIMIT = 1024
+# Storage objects the volume plugins read: (event on add, event on update).
+STORAGE_EVENTS = {
+    "PersistentVolumeClaim": (ClusterEvent.PVC_ADD, ClusterEvent.PVC_UPDATE),
+    "PersistentVolume": (ClusterEvent.PV_ADD, ClusterEvent.PV_UPDATE),
+    "StorageClass": (ClusterEvent.STORAGE_CLASS_ADD, ClusterEvent.STORAGE_CLASS_UPDATE),
+}
+PRE_BIND_POLL_SECONDS = 1.0  # VolumeBinding's wait.PollUntilContextTimeout interval
+DEFAULT_PRE_BIND_TIMEOUT_SECONDS = 600.0
+RESERVE_FAILED = 'running Reserve plugin "{}": {}'
+PRE_BIND_FAILED = 'running PreBind plugin "{}": {}'
+POD_GONE = 'pod does not exist any more: pod "{}" not found'
+TIMED_OUT = "context deadline exceeded"
+
+
+class StoreVolumeLister:
+    """The volume plugins' listers over the object store; PreBind's writes go to the store."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+
+    def claim(self, namespace: str, name: str) -> PersistentVolumeClaim | None:
+        claim: PersistentVolumeClaim | None = self.cluster.get("PersistentVolumeClaim", f"{namespace}/{name}")
+        return claim
+
+    def volume(self, name: str) -> PersistentVolume | None:
+        volume: PersistentVolume | None = self.cluster.get("PersistentVolume", name)
+        return volume
+
+    def storage_class(self, name: str) -> StorageClass | None:
+        storage_class: StorageClass | None = self.cluster.get("StorageClass", name)
+        return storage_class
+
+    def volumes(self) -> list[PersistentVolume]:
+        return sorted(self.cluster.objects("PersistentVolume"), key=lambda volume: volume.metadata.name)
+
+    def update_claim(self, claim: PersistentVolumeClaim) -> PersistentVolumeClaim:
+        stored: PersistentVolumeClaim = self.cluster.update(claim)
+        return stored
+
+    def update_volume(self, volume: PersistentVolume) -> PersistentVolume:
+        stored: PersistentVolume = self.cluster.update(volume)
+        return stored
+
+
+@dataclass(slots=True)
+class _Binding:
+    """A pod in its binding cycle, assumed on its node while a PreBind plugin waits."""
+
+    info: QueuedPodInfo
+    pod: Pod  # the pod as it was scheduled
+    assumed: Pod  # ... with spec.nodeName set, counted in the snapshot
+    node_name: str
+    state: CycleState
+    framework: Framework
+    started: float
+    waiting_on: str = ""  # the PreBind plugin that returned Wait
 
 
 def _assigned(pod: Pod | None) -> bool:
@@ -38,6 +107,15 @@ def _placement_changed(old: Pod, new: Pod) -> bool:
         or old.metadata.labels != new.metadata.labels
         or old.metadata.deletion_timestamp != new.metadata.deletion_timestamp
     )
+
+
+def _selector_changed(change: Change) -> bool:
+    """Only a new, deleted or re-selected Service/ReplicaSet/StatefulSet changes default spreading
+    (status updates, which are most of their changes, do not)."""
+    if change.type is not ChangeType.MODIFIED:
+        return True
+    old, new = change.old, change.new
+    return bool(old.spec.selector != new.spec.selector or old.metadata.namespace != new.metadata.namespace)
 
 
 def _requests_shrank(old: Pod, new: Pod) -> bool:
@@ -75,6 +153,8 @@ class SchedulerController:
         )
         self._timer_at: set[float] = set()
         self._leftover_timer = False
+        self.handle.volumes = StoreVolumeLister(ctx.cluster)
+        self._binding: dict[str, _Binding] = {}  # pod key -> its waiting binding cycle
 
     # ------------------------------------------------------------------ watching
 
@@ -90,8 +170,11 @@ class SchedulerController:
             self._moved(ClusterEvent.NAMESPACE_CHANGE)
         elif kind == "PodDisruptionBudget":
             self.handle.pdbs = list(self.ctx.cluster.objects("PodDisruptionBudget"))
-        elif kind in SELECTOR_KINDS:
+        elif kind in SELECTOR_KINDS and _selector_changed(change):
             self.handle.selector_sources = self._selector_sources()
+        elif kind in STORAGE_EVENTS and change.type is not ChangeType.DELETED:
+            added, updated = STORAGE_EVENTS[kind]
+            self._moved(added if change.type is ChangeType.ADDED else updated)
 
     def _moved(self, *events: ClusterEvent) -> None:
         if self.queue.unschedulable:
@@ -198,7 +281,9 @@ class SchedulerController:
             self.queue.flush_backoff_completed(self.ctx.now)
             self._arm_backoff_timer()
 
-        self.ctx.after(at - self.ctx.now, flush, label="backoff flush")
+        # Retries after errors alone (e.g. a cluster without nodes) repeat forever upstream too; they
+        # must not keep a finished run alive, so their timer is idle.
+        self.ctx.after(at - self.ctx.now, flush, label="backoff flush", idle=self.queue.only_errors_backing_off())
 
     def _arm_leftover_timer(self) -> None:
         if self._leftover_timer or not self.queue.unschedulable:
@@ -227,12 +312,107 @@ class SchedulerController:
         info.pod = current
         result = self.scheduler.schedule_pod(current)
         if result.selected is not None:
-            self._bind(info, current, result.selected)
+            self._bind(info, current, result.selected, result.state or CycleState())
         else:
             self._failed(info, result)
         return True
 
-    def _bind(self, info: QueuedPodInfo, pod: Pod, node_name: str) -> None:
+    def _bind(self, info: QueuedPodInfo, pod: Pod, node_name: str, state: CycleState) -> None:
+        """Reserve, then the binding cycle: PreBind (which may wait), then the binding."""
+        framework = self.scheduler.framework_for(pod)
+        if framework is not None:
+            status = framework.run_reserve(state, pod, node_name)
+            if not status.is_success:
+                framework.run_unreserve(state, pod, node_name)
+                if not status.is_rejected:
+                    status = error(RESERVE_FAILED.format(status.plugin, status.message)).with_plugin(status.plugin)
+                self._binding_failed(info, pod, status)
+                return
+            binding = _Binding(info, pod, pod, node_name, state, framework, self.ctx.now)
+            if not self._pre_bind(binding):
+                return
+        self._finish_binding(info, pod, node_name)
+
+    def _pre_bind(self, binding: _Binding) -> bool:
+        """Runs PreBind; True when the pod can be bound now. A plugin that waits is asked again a
+        second later, the pod assumed on its node meanwhile; a failure unreserves and requeues."""
+        pod, node_name, state = binding.pod, binding.node_name, binding.state
+        waiting = binding.framework.plugin(binding.waiting_on) if binding.waiting_on else None
+        if waiting is not None and self.ctx.cluster.get("Pod", pod.key) is None:
+            gone = getattr(waiting, "pod_deleted", None)
+            reason = gone(pod.name).message if gone is not None else POD_GONE.format(pod.name)
+            self._abandon_binding(binding, error(PRE_BIND_FAILED.format(binding.waiting_on, reason)))
+            return False
+        status = binding.framework.run_pre_bind(state, pod, node_name)
+        if status.code is Code.Wait:
+            binding.waiting_on = status.plugin
+            plugin = binding.framework.plugin(status.plugin)
+            timeout = float(getattr(plugin, "bind_timeout_seconds", DEFAULT_PRE_BIND_TIMEOUT_SECONDS))
+            if self.ctx.now - binding.started < timeout:
+                self._wait_for_pre_bind(binding)
+                return False
+            timed_out = getattr(plugin, "timed_out", None)
+            reason = timed_out().message if timed_out is not None else TIMED_OUT
+            status = error(PRE_BIND_FAILED.format(status.plugin, reason)).with_plugin(status.plugin)
+        if status.is_success:
+            self._forget(binding)
+            return True
+        self._abandon_binding(binding, status)
+        return False
+
+    def _wait_for_pre_bind(self, binding: _Binding) -> None:
+        key = binding.pod.key
+        if key not in self._binding:  # assume: the pod counts on its node from now on
+            binding.assumed = replace(
+                binding.pod,
+                spec=replace(binding.pod.spec, node_name=binding.node_name),
+                status=replace(binding.pod.status, nominated_node_name=""),
+            )
+            self.handle.nominator.remove(binding.pod)
+            self.scheduler.snapshot.add_pod(binding.assumed)
+            self._binding[key] = binding
+
+        def poll() -> None:
+            if self._binding.get(key) is not binding:
+                return
+            if self._pre_bind(binding):
+                self._finish_binding(binding.info, binding.pod, binding.node_name)
+
+        self.ctx.after(PRE_BIND_POLL_SECONDS, poll, label=f"prebind {key}")
+
+    def _forget(self, binding: _Binding) -> None:
+        """ForgetPod: the assumed pod leaves the snapshot (the store's version replaces it)."""
+        if self._binding.get(binding.pod.key) is binding:
+            del self._binding[binding.pod.key]
+            self.scheduler.snapshot.remove_pod(binding.assumed)
+
+    def _abandon_binding(self, binding: _Binding, status: Status) -> None:
+        """handleBindingCycleError: unreserve, forget the assumed pod (as a pod deletion), requeue."""
+        binding.framework.run_unreserve(binding.state, binding.pod, binding.node_name)
+        was_assumed = binding.pod.key in self._binding
+        self._forget(binding)
+        if was_assumed:
+            self._moved(ClusterEvent.ASSIGNED_POD_DELETE)
+        self._binding_failed(binding.info, binding.pod, status)
+
+    def _binding_failed(self, info: QueuedPodInfo, pod: Pod, status: Status) -> None:
+        """The failure handler for a Reserve or binding-cycle failure: FailedScheduling with the
+        status's message; an error goes to backoff, a rejection waits for its plugin's events."""
+        record(self.ctx, pod, "FailedScheduling", truncate_note(status.message), warning=True, source=SOURCE)
+        if self.ctx.cluster.get("Pod", pod.key) is None:
+            self.queue.delete(pod.key)
+            return
+        rejectors = {status.plugin} if status.is_rejected and status.plugin else set()
+        self.queue.add_unschedulable(info, self.ctx.now, rejectors, error=not rejectors)
+        self._arm_backoff_timer()
+        self._arm_leftover_timer()
+
+    def _finish_binding(self, info: QueuedPodInfo, pod: Pod, node_name: str) -> None:
+        current: Pod | None = self.ctx.cluster.get("Pod", pod.key)
+        if current is None:
+            self.queue.done(info.key)
+            return
+        pod = current
         self.queue.done(info.key)
         self.handle.nominator.remove(pod)
         bound = replace(

@@ -232,6 +232,17 @@ class PermitPlugin(Protocol):
 
 
 @runtime_checkable
+class PreBindPlugin(Protocol):
+    """Runs in the binding cycle before Bind (VolumeBinding makes its API writes here). Upstream's
+    PreBind blocks until it is done; in the simulation a plugin that must wait for other controllers
+    returns Wait and is asked again a second later (it must be idempotent), until it returns anything else."""
+
+    name: str
+
+    def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status: ...
+
+
+@runtime_checkable
 class BindPlugin(Protocol):
     name: str
 
@@ -254,5 +265,6 @@ EXTENSION_POINTS: dict[str, type] = {
     "score": ScorePlugin,
     "reserve": ReservePlugin,
     "permit": PermitPlugin,
+    "preBind": PreBindPlugin,
     "bind": BindPlugin,
 }

@@ -318,9 +318,18 @@ class Evaluator:
         node_statuses: dict[str, Status] = {}
         errors: list[str] = []
         count = len(potential_nodes)
+        # The scheduler's fast path may keep each node's outcome from one attempt to the next (same
+        # preemptor signature, node unchanged); only this class's own victim selection is kept.
+        fast = self.framework.fast_path if type(self) is Evaluator else None
+        remembered = fast.victims_cache(self.handle.snapshot, state, pod, pdbs) if fast is not None else None
         for i in range(count):
             node = potential_nodes[(offset + i) % count]
-            victims, num_violations, status = self.select_victims_on_node(state.clone(), pod, node.clone(), pdbs)
+            outcome = remembered.get(node) if remembered is not None else None
+            if outcome is None:
+                outcome = self.select_victims_on_node(state.clone(), pod, node.clone(), pdbs)
+                if remembered is not None and outcome[2].code is not Code.Error:
+                    remembered.put(node, outcome)
+            victims, num_violations, status = outcome
             if status.is_success and victims:
                 found = Candidate(node.name, tuple(victims), num_violations)
                 kept = non_violating if num_violations == 0 else violating

@@ -36,6 +36,12 @@ class ClusterEvent(StrEnum):
     ASSIGNED_POD_DELETE = "AssignedPodDelete"
     POD_UPDATE = "UpdatePod"  # the unschedulable pod itself changed
     NAMESPACE_CHANGE = "NamespaceChange"
+    PVC_ADD = "PersistentVolumeClaimAdd"
+    PVC_UPDATE = "PersistentVolumeClaimUpdate"
+    PV_ADD = "PersistentVolumeAdd"
+    PV_UPDATE = "PersistentVolumeUpdate"
+    STORAGE_CLASS_ADD = "StorageClassAdd"
+    STORAGE_CLASS_UPDATE = "StorageClassUpdate"
     UNSCHEDULABLE_TIMEOUT = "UnschedulableTimeout"
     WILDCARD = "*"
 
@@ -80,6 +86,29 @@ PLUGIN_EVENTS: dict[str, frozenset[ClusterEvent]] = {
         }
     ),
     "SchedulingGates": frozenset({ClusterEvent.POD_UPDATE}),
+    "VolumeBinding": frozenset(
+        {
+            ClusterEvent.NODE_ADD,
+            ClusterEvent.NODE_LABEL_UPDATE,
+            ClusterEvent.PVC_ADD,
+            ClusterEvent.PVC_UPDATE,
+            ClusterEvent.PV_ADD,
+            ClusterEvent.PV_UPDATE,
+            ClusterEvent.STORAGE_CLASS_ADD,
+            ClusterEvent.STORAGE_CLASS_UPDATE,
+        }
+    ),
+    "VolumeZone": frozenset(
+        _NODE_ANY
+        | {
+            ClusterEvent.PVC_ADD,
+            ClusterEvent.PVC_UPDATE,
+            ClusterEvent.PV_ADD,
+            ClusterEvent.PV_UPDATE,
+            ClusterEvent.STORAGE_CLASS_ADD,
+        }
+    ),
+    "VolumeRestrictions": frozenset({ClusterEvent.NODE_ADD, ClusterEvent.ASSIGNED_POD_DELETE, ClusterEvent.PVC_ADD}),
 }
 
 
@@ -130,6 +159,9 @@ class SchedulingQueue:
         self._counter = itertools.count()
         self._active: list[tuple[_Ordered, int, QueuedPodInfo]] = []
         self._backoff: list[tuple[float, _Ordered, int, QueuedPodInfo]] = []
+        # Pods that failed with an error (no plugin rejected them) back off separately and are never
+        # popped early: upstream's podErrorBackoffQ (else "no nodes" would spin at one instant).
+        self._error_backoff: list[tuple[float, _Ordered, int, QueuedPodInfo]] = []
         self.unschedulable: dict[str, QueuedPodInfo] = {}
         self._where: dict[str, str] = {}  # pod key -> "active" | "backoff" | "unschedulable" | "in-flight"
 
@@ -147,8 +179,17 @@ class SchedulingQueue:
     def active_count(self) -> int:
         return sum(1 for _, _, info in self._active if self._where.get(info.key) == "active")
 
+    def only_errors_backing_off(self) -> bool:
+        """Every pod in backoff is there after an error (no node at all...), none moved by an event."""
+        return not any(self._where.get(info.key) == "backoff" for _, _, _, info in self._backoff)
+
     def next_backoff_expiry(self) -> float | None:
-        live = [expiry for expiry, _, _, info in self._backoff if self._where.get(info.key) == "backoff"]
+        live = [
+            expiry
+            for heap in (self._backoff, self._error_backoff)
+            for expiry, _, _, info in heap
+            if self._where.get(info.key) == "backoff"
+        ]
         return min(live) if live else None
 
     # ------------------------------------------------------------------ adding
@@ -194,7 +235,10 @@ class SchedulingQueue:
         self._where[info.key] = "backoff"
         expiry = _window(info.timestamp + backoff_duration(info, self.initial_backoff, self.max_backoff))
         sequence = next(self._counter)
-        heapq.heappush(self._backoff, (expiry, _Ordered(info, self._less, sequence), sequence, info))
+        heap = (
+            self._error_backoff if info.consecutive_errors_count and not info.unschedulable_plugins else self._backoff
+        )
+        heapq.heappush(heap, (expiry, _Ordered(info, self._less, sequence), sequence, info))
 
     def _park(self, info: QueuedPodInfo) -> None:
         self._where[info.key] = "unschedulable"
@@ -206,7 +250,7 @@ class SchedulingQueue:
         for _, _, info in self._active:
             if info.key == key:
                 return info
-        for _, _, _, info in self._backoff:
+        for _, _, _, info in self._backoff + self._error_backoff:
             if info.key == key:
                 return info
         return None
@@ -283,8 +327,14 @@ class SchedulingQueue:
 
     def flush_backoff_completed(self, now: float) -> int:
         moved = 0
-        while self._backoff and self._backoff[0][0] < _window(now):
-            _, _, _, info = heapq.heappop(self._backoff)
+        for heap in (self._backoff, self._error_backoff):
+            moved += self._flush_heap(heap, now)
+        return moved
+
+    def _flush_heap(self, heap: list[tuple[float, "_Ordered", int, QueuedPodInfo]], now: float) -> int:
+        moved = 0
+        while heap and heap[0][0] < _window(now):
+            _, _, _, info = heapq.heappop(heap)
             if self._where.get(info.key) == "backoff":
                 self._push_active(info)
                 moved += 1

@@ -18,12 +18,8 @@ from scheduler_core.scheduler.plugins.pod_topology_spread import PodTopologySpre
 from scheduler_core.scheduler.plugins.priority_sort import PrioritySort
 from scheduler_core.scheduler.plugins.scheduling_gates import SchedulingGates
 from scheduler_core.scheduler.plugins.taint_toleration import TaintToleration
-from scheduler_core.scheduler.plugins.volume_plugins import (
-    NodeVolumeLimits,
-    VolumeBinding,
-    VolumeRestrictions,
-    VolumeZone,
-)
+from scheduler_core.scheduler.plugins.volume_binding import VolumeBinding
+from scheduler_core.scheduler.plugins.volume_plugins import NodeVolumeLimits, VolumeRestrictions, VolumeZone
 from scheduler_core.scheduler.runtime import Handle, PluginFactory
 
 

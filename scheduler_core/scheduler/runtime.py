@@ -22,6 +22,7 @@ from scheduler_core.scheduler.framework import (
     NormalizeScorePlugin,
     PermitPlugin,
     PostFilterPlugin,
+    PreBindPlugin,
     PreFilterExtensions,
     PreFilterPlugin,
     PreFilterResult,
@@ -36,6 +37,7 @@ from scheduler_core.scheduler.framework import (
 )
 from scheduler_core.scheduler.selector_source import SelectorSource
 from scheduler_core.scheduler.snapshot import NodeInfo, PodInfo, Snapshot
+from scheduler_core.scheduler.volume_lister import StaticVolumeLister, VolumeLister
 
 
 class Nominator:
@@ -72,6 +74,10 @@ class Nominator:
     def pods_for_node(self, node_name: str) -> list[PodInfo]:
         return self._by_node.get(node_name, [])
 
+    def by_node(self) -> Mapping[str, list[PodInfo]]:
+        """Node name -> the pods nominated to it (read-only)."""
+        return self._by_node
+
     def node_of(self, pod: Pod) -> str | None:
         return self._node_of.get(pod.key)
 
@@ -95,6 +101,8 @@ class Handle:
     # Keys of pods carrying DisruptionTarget=True with reason PreemptionByScheduler: PodStatus keeps
     # no conditions, so a simulation that lets victims terminate gracefully records them here.
     disruption_targets: set[str] = field(default_factory=set)
+    # PersistentVolumeClaims, PersistentVolumes and StorageClasses (the volume plugins' listers)
+    volumes: VolumeLister = field(default_factory=StaticVolumeLister)
 
 
 PluginFactory = Callable[[Mapping[str, Any], Handle], Any]
@@ -108,6 +116,7 @@ _POINT_TYPES: dict[str, type] = {
     "score": ScorePlugin,
     "reserve": ReservePlugin,
     "permit": PermitPlugin,
+    "preBind": PreBindPlugin,
     "bind": BindPlugin,
 }
 
@@ -137,6 +146,8 @@ class Framework:
             plugin for plugin in self.points["preFilter"] if isinstance(plugin, PreFilterExtensions)
         ]
         self.score_weights = self._score_weights()
+        # The Scheduler's FastPath for this profile (scheduler.fast_path), when it uses one.
+        self.fast_path: Any = None
         self._normalizing = {plugin.name for plugin in self.points["score"] if isinstance(plugin, NormalizeScorePlugin)}
 
     def _expand(self, point: str, kind: type) -> list[Any]:
@@ -242,11 +253,12 @@ class Framework:
 
     def run_filter(self, state: CycleState, pod: Pod, node: NodeInfo) -> Status:
         skip = state.skip_filter_plugins
+        success = Code.Success
         for plugin in self.points["filter"]:
             if skip and plugin.name in skip:
                 continue
             status: Status = plugin.filter(state, pod, node)
-            if not status.is_success:
+            if status.code is not success:
                 if not status.is_rejected:
                     return error(f'running "{plugin.name}" filter plugin: {status.message}').with_plugin(plugin.name)
                 return status.with_plugin(plugin.name)
@@ -331,27 +343,35 @@ class Framework:
     def run_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> list[NodePluginScores]:
         skip = state.skip_score_plugins
         plugins = [plugin for plugin in self.points["score"] if plugin.name not in skip]
-        results = [NodePluginScores(node.name) for node in nodes]
+        names = [node.name for node in nodes]
+        results = [NodePluginScores(name) for name in names]
+        success = Code.Success
         for plugin in plugins:
-            scores = []
+            score = plugin.score
+            values: list[int] = []
+            append = values.append
             for node in nodes:
-                value, status = plugin.score(state, pod, node)
-                if not status.is_success:
+                value, status = score(state, pod, node)
+                if status.code is not success:
                     raise SchedulingError(f'running Score plugin "{plugin.name}": {status.message}')
-                scores.append(NodeScore(node.name, value))
+                append(value)
             if plugin.name in self._normalizing:
-                status = plugin.normalize_score(state, pod, scores)
+                entries = [NodeScore(name, value) for name, value in zip(names, values, strict=True)]
+                status = plugin.normalize_score(state, pod, entries)
                 if not status.is_success:
                     raise SchedulingError(f"running Normalize on Score plugins: {status.message}")
-            weight = self.score_weights[plugin.name]
-            for entry, result in zip(scores, results, strict=True):
-                if not MIN_NODE_SCORE <= entry.score <= MAX_NODE_SCORE:
-                    raise SchedulingError(
-                        f'plugin "{plugin.name}" returns an invalid score {entry.score}, it should in the range of '
-                        f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
-                    )
-                result.scores[plugin.name] = entry.score
-                result.total += entry.score * weight
+                values = [entry.score for entry in entries]
+            if values and (min(values) < MIN_NODE_SCORE or max(values) > MAX_NODE_SCORE):
+                invalid = next(value for value in values if not MIN_NODE_SCORE <= value <= MAX_NODE_SCORE)
+                raise SchedulingError(
+                    f'plugin "{plugin.name}" returns an invalid score {invalid}, it should in the range of '
+                    f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
+                )
+            name = plugin.name
+            weight = self.score_weights[name]
+            for result, value in zip(results, values, strict=True):
+                result.scores[name] = value
+                result.total += value * weight
         return results
 
     def run_reserve(self, state: CycleState, pod: Pod, node_name: str) -> Status:
@@ -359,6 +379,23 @@ class Framework:
             status: Status = plugin.reserve(state, pod, node_name)
             if not status.is_success:
                 return status.with_plugin(plugin.name)
+        return SUCCESS
+
+    def run_unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
+        """RunReservePluginsUnreserve: every Reserve plugin, in reverse order."""
+        for plugin in reversed(self.points["reserve"]):
+            plugin.unreserve(state, pod, node_name)
+
+    def run_pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status:
+        """RunPreBindPlugins: a rejection keeps its code; any other failure becomes an error naming the
+        plugin. Wait (the simulation's "not done yet", see PreBindPlugin) is returned as it is."""
+        for plugin in self.points["preBind"]:
+            status: Status = plugin.pre_bind(state, pod, node_name)
+            if status.is_success:
+                continue
+            if status.is_rejected or status.code is Code.Wait:
+                return status.with_plugin(plugin.name)
+            return error(f'running PreBind plugin "{plugin.name}": {status.message}').with_plugin(plugin.name)
         return SUCCESS
 
     def run_permit(self, state: CycleState, pod: Pod, node_name: str) -> Status:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from scheduler_core.api.types import Pod
 from scheduler_core.scheduler.config import SchedulerConfiguration
+from scheduler_core.scheduler.fast_path import FastPath, LazyScores, select_index
 from scheduler_core.scheduler.framework import Code, CycleState, NodePluginScores, SchedulingError, Status
 from scheduler_core.scheduler.messages import NO_NODES_AVAILABLE_TO_SCHEDULE, fit_error_message
 from scheduler_core.scheduler.preemption import PREEMPTION_OUTCOME_KEY, PreemptionOutcome, preempted_event_message
@@ -45,24 +46,87 @@ class Diagnosis:
         return counts
 
 
-@dataclass(slots=True)
 class ScheduleResult:
-    pod: Pod
-    selected: str | None
-    feasible: list[str] = field(default_factory=list)
-    scores: list[NodePluginScores] = field(default_factory=list)
-    evaluated_nodes: int = 0
-    diagnosis: Diagnosis = field(default_factory=Diagnosis)
-    message: str = ""
-    # The PostFilter's nomination (upstream's nominatingInfo): None leaves the pod's nominatedNodeName as
-    # it is, "" clears it, a name nominates that node; victims are the pods preemption chose to evict there.
-    nominated_node: str | None = None
-    state: CycleState | None = None
-    victims: tuple[Pod, ...] = ()
+    """One attempt's outcome. ``feasible`` (names) and ``scores`` may be given lazily (a list of nodes,
+    a fast path's LazyScores): they are built on first reading."""
+
+    __slots__ = (
+        "_feasible",
+        "_scores",
+        "diagnosis",
+        "evaluated_nodes",
+        "message",
+        "nominated_node",
+        "pod",
+        "selected",
+        "state",
+        "victims",
+    )
+
+    def __init__(
+        self,
+        pod: Pod,
+        selected: str | None,
+        feasible: "list[str] | _FeasibleNodes | None" = None,
+        scores: "list[NodePluginScores] | LazyScores | None" = None,
+        evaluated_nodes: int = 0,
+        diagnosis: Diagnosis | None = None,
+        message: str = "",
+        nominated_node: str | None = None,
+        state: CycleState | None = None,
+        victims: tuple[Pod, ...] = (),
+    ) -> None:
+        self.pod = pod
+        self.selected = selected
+        self._feasible = feasible if feasible is not None else []
+        self._scores = scores if scores is not None else []
+        self.evaluated_nodes = evaluated_nodes
+        self.diagnosis = diagnosis if diagnosis is not None else Diagnosis()
+        self.message = message
+        # The PostFilter's nomination (upstream's nominatingInfo): None leaves the pod's nominatedNodeName as
+        # it is, "" clears it, a name nominates that node; victims are the pods preemption chose to evict there.
+        self.nominated_node = nominated_node
+        self.state = state
+        self.victims = victims
+
+    @property
+    def feasible(self) -> list[str]:
+        if isinstance(self._feasible, _FeasibleNodes):
+            self._feasible = [node.node.name for node in self._feasible.nodes]
+        return self._feasible
+
+    @feasible.setter
+    def feasible(self, value: list[str]) -> None:
+        self._feasible = value
+
+    @property
+    def scores(self) -> list[NodePluginScores]:
+        if isinstance(self._scores, LazyScores):
+            self._scores = self._scores.materialize()
+        return self._scores
+
+    @scores.setter
+    def scores(self, value: list[NodePluginScores]) -> None:
+        self._scores = value
 
     @property
     def scheduled(self) -> bool:
         return self.selected is not None
+
+    def __repr__(self) -> str:
+        return (
+            f"ScheduleResult(pod={self.pod.key!r}, selected={self.selected!r}, "
+            f"evaluated_nodes={self.evaluated_nodes}, message={self.message!r})"
+        )
+
+
+class _FeasibleNodes:
+    """The feasible NodeInfos, whose names ScheduleResult.feasible lists when read."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self, nodes: list[NodeInfo]) -> None:
+        self.nodes = nodes
 
 
 def num_feasible_nodes_to_find(percentage_of_nodes_to_score: int, num_all_nodes: int) -> int:
@@ -99,6 +163,7 @@ class Scheduler:
         registry: Mapping[str, PluginFactory] | None = None,
         seed: int = 0,
         handle: Handle | None = None,
+        fast_path: bool = True,
     ) -> None:
         from scheduler_core.scheduler.registry import DEFAULT_REGISTRY
 
@@ -111,6 +176,13 @@ class Scheduler:
             for profile in self.configuration.profiles
         }
         self.next_start_node_index = 0
+        # The fused Filter/Score loops (scheduler.fast_path); fast_path=False keeps only the generic
+        # loops, which the fast path falls back to by itself for whatever it does not cover.
+        self.fast_path = fast_path
+        self._fast: dict[int, FastPath] = {}
+        if fast_path:
+            for framework in self.frameworks.values():
+                framework.fast_path = self._fast[id(framework)] = FastPath(framework)
 
     @property
     def snapshot(self) -> Snapshot:
@@ -151,7 +223,20 @@ class Scheduler:
             return ScheduleResult(
                 pod, feasible[0].name, [feasible[0].name], evaluated_nodes=evaluated, diagnosis=diagnosis, state=state
             )
-        scores = self.prioritize_nodes(framework, state, pod, feasible)
+        fast = self._fast.get(id(framework))
+        if fast is not None and framework.has_score_plugins():
+            status = framework.run_pre_score(state, pod, feasible)
+            if not status.is_success:
+                raise SchedulingError(status.message)
+            lazy = fast.score(self.snapshot, state, pod, feasible)
+            if lazy is not None:
+                chosen = feasible[select_index(lazy.totals, self.rng)].node.name
+                return ScheduleResult(
+                    pod, chosen, _FeasibleNodes(feasible), lazy, evaluated, diagnosis=diagnosis, state=state
+                )
+            scores = framework.run_score(state, pod, feasible)
+        else:
+            scores = self.prioritize_nodes(framework, state, pod, feasible)
         selected = select_host(scores, self.rng)
         return ScheduleResult(
             pod, selected, [n.name for n in feasible], scores, evaluated, diagnosis=diagnosis, state=state
@@ -225,6 +310,19 @@ class Scheduler:
         if not framework.has_filter_plugins():
             feasible = [nodes[(start + i) % count] for i in range(to_find)]
             processed = to_find
+        elif (fast := self._fast.get(id(framework))) is not None and (
+            found := fast.pass_filters(
+                self.snapshot,
+                state,
+                pod,
+                diagnosis.node_statuses,
+                diagnosis.unschedulable_plugins,
+                nodes,
+                start,
+                to_find,
+            )
+        ) is not None:
+            feasible, processed = found
         else:
             statuses = diagnosis.node_statuses
             for i in range(count):

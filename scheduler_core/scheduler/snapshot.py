@@ -138,6 +138,7 @@ class NodeInfo:
         "allocatable",
         "generation",
         "image_sizes",
+        "journal",
         "node",
         "non_zero_cpu",
         "non_zero_memory",
@@ -163,6 +164,9 @@ class NodeInfo:
             name: image.size_bytes for image in node.status.images for name in image.names
         }
         self.generation = 0
+        # The owning Snapshot's change journal (None for clones and free-standing NodeInfos): every
+        # change of the aggregates appends this NodeInfo, so caches learn which nodes moved.
+        self.journal: list[NodeInfo] | None = None
 
     @property
     def name(self) -> str:
@@ -205,6 +209,8 @@ class NodeInfo:
             else:
                 self.used_ports.pop(port, None)
         self.generation += 1
+        if self.journal is not None:
+            self.journal.append(self)
 
     def requested_cpu(self) -> int:
         return self.requested.get(CPU, 0)
@@ -226,6 +232,7 @@ class NodeInfo:
         copy.used_ports = dict(self.used_ports)
         copy.image_sizes = self.image_sizes
         copy.generation = self.generation
+        copy.journal = None
         return copy
 
 
@@ -255,10 +262,17 @@ class Snapshot:
         self.node_infos: dict[str, NodeInfo] = {}
         self._zones: list[_Zone] = []
         self._ordered: list[NodeInfo] | None = None
+        self._index: dict[str, int] | None = None
         self._with_affinity: list[NodeInfo] | None = None
         self._with_required_anti_affinity: list[NodeInfo] | None = None
         self._images: dict[str, set[str]] = {}  # image name -> nodes that have it
         self.namespace_labels: dict[str, Mapping[str, str]] = {}
+        # Change tracking for caches kept across scheduling cycles: ``epoch`` moves whenever the node
+        # list, its order or a node object changes (everything must be recomputed); otherwise the
+        # journal lists, in order, each NodeInfo whose pods changed (one entry per change).
+        self.epoch = 0
+        self._journal: list[NodeInfo] = []
+        self._journal_base = 0  # the absolute position of _journal[0]
 
     # ------------------------------------------------------------------ nodes
 
@@ -266,6 +280,7 @@ class Snapshot:
         if node.name in self.node_infos:
             return self.update_node(node)
         info = NodeInfo(node)
+        info.journal = self._journal
         self.node_infos[node.name] = info
         key = zone_key(node)
         zone = next((z for z in self._zones if z.key == key), None)
@@ -301,6 +316,7 @@ class Snapshot:
         info = self.node_infos.pop(name, None)
         if info is None:
             return None
+        info.journal = None
         self._remove_from_zone(info.node)
         self._remove_images(info.node)
         self._invalidate()
@@ -361,8 +377,38 @@ class Snapshot:
 
     def _invalidate(self) -> None:
         self._ordered = None
+        self._index = None
         self._with_affinity = None
         self._with_required_anti_affinity = None
+        self.epoch += 1
+
+    # ------------------------------------------------------------------ change tracking
+
+    def journal_position(self) -> int:
+        """Where the journal ends now: pass it to changed_since() later. Old entries are dropped
+        from time to time; a reader that fell behind them is told to recompute everything."""
+        journal = self._journal
+        if len(journal) > max(4096, 4 * len(self.node_infos)):
+            drop = len(journal) // 2
+            del journal[:drop]
+            self._journal_base += drop
+        return self._journal_base + len(journal)
+
+    def changed_since(self, epoch: int, position: int) -> list[NodeInfo] | None:
+        """The NodeInfos changed since (epoch, journal position), possibly repeated; None when that
+        cannot be told (the node list changed, or the journal no longer reaches back so far)."""
+        if epoch != self.epoch:
+            return None
+        offset = position - self._journal_base
+        if offset < 0:
+            return None
+        return self._journal[offset:]
+
+    def node_index(self) -> dict[str, int]:
+        """Node name -> position in nodes()."""
+        if self._index is None or self._ordered is None:
+            self._index = {info.name: index for index, info in enumerate(self.nodes())}
+        return self._index
 
     def nodes(self) -> list[NodeInfo]:
         if self._ordered is None:

@@ -94,3 +94,15 @@ def test_simulate_cli_jsonl_ends_with_the_state(capsys):
 def test_simulate_cli_rejects_a_bad_duration(capsys):
     assert main(["simulate", "-f", str(DATA / "sim_basic.yaml"), "--until", "soon"]) == 2
     assert "invalid duration" in capsys.readouterr().err
+
+
+def test_a_pod_in_a_cluster_without_nodes_waits_and_the_run_still_ends(tmp_path):
+    manifest = tmp_path / "lonely.yaml"
+    manifest.write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: lonely}\nspec: {containers: [{name: c, image: x}]}\n"
+    )
+    simulation = Simulation(load_manifests(manifest.read_text()))
+    events = simulation.run_to_end()
+    assert events[0].reason == "FailedScheduling"
+    assert events[0].message == "no nodes available to schedule pods"
+    assert simulation.now < 60

@@ -32,16 +32,27 @@ class ImageLocality:
 
     def __init__(self, args: Mapping[str, Any], handle: Any) -> None:
         self.handle = handle
+        self._images: tuple[Pod, tuple[str, ...]] | None = None  # the last pod's normalized image names
+
+    def _pod_images(self, pod: Pod) -> tuple[str, ...]:
+        """The pod's images (init containers first), normalized once per pod rather than per node."""
+        known = self._images
+        if known is not None and known[0] is pod:
+            return known[1]
+        images = tuple(normalized_image_name(c.image) for c in pod.spec.init_containers + pod.spec.containers)
+        self._images = (pod, images)
+        return images
 
     def score(self, state: CycleState, pod: Pod, node: NodeInfo) -> tuple[int, Status]:
-        snapshot = self.handle.snapshot
-        total_nodes = len(snapshot)
+        images = self._pod_images(pod)
+        sizes = node.image_sizes
         total = 0
-        for container in pod.spec.init_containers + pod.spec.containers:
-            image = normalized_image_name(container.image)
-            size = node.image_sizes.get(image)
-            if size is not None:
-                spread = snapshot.image_num_nodes(image) / total_nodes
-                total += int(size * spread)
-        containers = len(pod.spec.init_containers) + len(pod.spec.containers)
-        return calculate_priority(total, containers), SUCCESS
+        if sizes:
+            snapshot = self.handle.snapshot
+            total_nodes = len(snapshot)
+            for image in images:
+                size = sizes.get(image)
+                if size is not None:
+                    spread = snapshot.image_num_nodes(image) / total_nodes
+                    total += int(size * spread)
+        return calculate_priority(total, len(images)), SUCCESS

@@ -131,12 +131,12 @@ class InterPodAffinity:
         return self._snapshot.namespace_labels.get(pod.namespace) or EMPTY
 
     @staticmethod
-    def _generations(state: CycleState, nodes: Sequence[NodeInfo]) -> NodeGenerations:
+    def _generations(state: CycleState, nodes: Sequence[NodeInfo], snapshot: Snapshot | None = None) -> NodeGenerations:
         """The node generations, read once per cycle: PreScore reuses what PreFilter read, as the
         snapshot stays the same for the whole scheduling cycle."""
         current: NodeGenerations | None = state.get(GENERATIONS_KEY)
         if current is None or current.nodes is not nodes:
-            current = NodeGenerations(nodes)
+            current = NodeGenerations(nodes, snapshot)
             state.write(GENERATIONS_KEY, current)
         return current
 
@@ -175,7 +175,7 @@ class InterPodAffinity:
         # Without required terms of its own the pod only needs the counts if some pod has required
         # anti-affinity, which the snapshot's list answers without reading every node.
         if has_terms or snapshot.have_pods_with_required_anti_affinity():
-            current = self._generations(state, snapshot.nodes())
+            current = self._generations(state, snapshot.nodes(), snapshot)
             contribute = existing_anti_affinity_contribution(pod, namespace_labels)
             sums = self._existing_anti_affinity.sums(pod_key(pod, namespace_labels), current, contribute)
             existing, existing_keys = dict(sums.totals), sums.keys
@@ -271,7 +271,7 @@ class InterPodAffinity:
             tuple(term.key for term in preferred_anti_affinity),
             has_constraints,
         )
-        sums = self._scores.sums(signature, self._generations(state, all_nodes), contribute)
+        sums = self._scores.sums(signature, self._generations(state, all_nodes, snapshot), contribute)
         if not sums.contributing:
             return SKIP
         state.write(PRE_SCORE_KEY, PreScoreState(dict(sums.totals), tuple(sums.keys)))

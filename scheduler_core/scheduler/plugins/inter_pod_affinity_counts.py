@@ -10,11 +10,13 @@ moved (usually the one node the previous pod went to). The sums are exactly thos
 
 from collections.abc import Callable, Hashable, Sequence
 
-from scheduler_core.scheduler.snapshot import NodeInfo
+from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
 
 Pair = tuple[str, str]
 Contribution = dict[Pair, int]
 Contribute = Callable[[NodeInfo], Contribution | None]
+# One read of the nodes' state: every generation, or a Snapshot's (epoch, journal position).
+Generations = list[int] | tuple[int, int]
 
 _CHUNK = 128  # generations compared a slice at a time to find the few nodes that changed
 _CAPACITY = 16  # signatures remembered per cache
@@ -32,20 +34,41 @@ def _changed(new: list[int], old: list[int]) -> list[int]:
 class NodeGenerations:
     """The snapshot's nodes and their generations, read once per scheduling cycle (the snapshot does
     not change within a cycle), and which nodes moved since an earlier read, worked out once for all
-    the caches that last saw that read."""
+    the caches that last saw that read.
 
-    __slots__ = ("_diffs", "nodes", "values")
+    Given the Snapshot whose own node list ``nodes`` is, the read is a journal position instead of
+    every node's generation, and the snapshot's journal tells which nodes moved."""
 
-    def __init__(self, nodes: Sequence[NodeInfo]) -> None:
+    __slots__ = ("_diffs", "nodes", "snapshot", "values")
+
+    def __init__(self, nodes: Sequence[NodeInfo], snapshot: Snapshot | None = None) -> None:
         self.nodes = nodes
-        self.values = [node.generation for node in nodes]
-        self._diffs: dict[int, tuple[list[int], list[int]]] = {}
+        self.snapshot = snapshot if snapshot is not None and nodes is snapshot.nodes() else None
+        self.values: Generations
+        if self.snapshot is not None:
+            self.values = (self.snapshot.epoch, self.snapshot.journal_position())
+        else:
+            self.values = [node.generation for node in nodes]
+        self._diffs: dict[int, tuple[Generations, list[int] | None]] = {}
 
-    def changed_since(self, old: list[int]) -> list[int]:
+    def changed_since(self, old: "Generations") -> list[int] | None:
+        """The indices of the nodes that moved since the read ``old``; None: any of them may have."""
         known = self._diffs.get(id(old))
         if known is not None and known[0] is old:
             return known[1]
-        changed = _changed(self.values, old)
+        changed: list[int] | None
+        values = self.values
+        if isinstance(values, tuple):
+            moved = self.snapshot.changed_since(*old) if isinstance(old, tuple) and self.snapshot else None
+            if moved is None:
+                changed = None
+            else:
+                index = self.snapshot.node_index() if self.snapshot else {}
+                changed = sorted({index[node.node.name] for node in moved})
+        elif isinstance(old, list) and len(old) == len(values):
+            changed = _changed(values, old)
+        else:
+            changed = None
         self._diffs[id(old)] = (old, changed)
         return changed
 
@@ -60,7 +83,7 @@ class NodeSums:
 
     __slots__ = ("contributing", "contributions", "generations", "keys", "nodes", "refs", "totals")
 
-    def __init__(self, nodes: Sequence[NodeInfo], node_generations: list[int], contribute: Contribute) -> None:
+    def __init__(self, nodes: Sequence[NodeInfo], node_generations: "Generations", contribute: Contribute) -> None:
         self.nodes = nodes
         self.generations = node_generations  # never changed in place: a new read is a new list
         self.totals: dict[Pair, int] = {}
@@ -76,7 +99,10 @@ class NodeSums:
     def refresh(self, current: NodeGenerations, contribute: Contribute) -> None:
         if current.values is self.generations:
             return
-        for index in current.changed_since(self.generations):
+        changed = current.changed_since(self.generations)
+        if changed is None:
+            changed = list(range(len(self.nodes)))
+        for index in changed:
             old = self.contributions[index]
             if old:
                 self._apply(old, -1)

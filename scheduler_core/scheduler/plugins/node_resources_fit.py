@@ -94,20 +94,25 @@ def fits_request(
 ) -> list[InsufficientResource]:
     """Every resource the node lacks, in upstream's order: pods, cpu, memory, ephemeral-storage, then scalars."""
     insufficient: list[InsufficientResource] = []
-    allowed_pods = node.allowed_pod_number
+    allocatable, requested = node.allocatable, node.requested
+    allowed_pods = allocatable.get(PODS, 0)
     if len(node.pods) + 1 > allowed_pods:
         insufficient.append(InsufficientResource(PODS, TOO_MANY_PODS, 1, len(node.pods), allowed_pods))
     if not any(requests.values()):
         return insufficient
-    allocatable, requested = node.allocatable, node.requested
-    for name in (CPU, MEMORY, EPHEMERAL_STORAGE):
+    standard = 0  # how many of the requests are pods, cpu, memory or ephemeral-storage
+    for name in _STANDARD_RESOURCES:
         want = requests.get(name, 0)
-        if want == 0:
+        if name in requests:
+            standard += 1
+        if want == 0 or name == PODS:
             continue
         have = allocatable.get(name, 0)
         used = requested.get(name, 0)
         if have < want + used:
             insufficient.append(InsufficientResource(name, f"Insufficient {name}", want, used, have, want > have))
+    if len(requests) == standard:
+        return insufficient  # no extended resources, hugepages or other scalars requested
     for name in sorted(requests):
         want = requests[name]
         if want == 0 or not is_scalar_resource(name):
@@ -119,6 +124,10 @@ def fits_request(
         if have < want + used:
             insufficient.append(InsufficientResource(name, f"Insufficient {name}", want, used, have, want > have))
     return insufficient
+
+
+# Checked in this order, before the scalar resources; PODS is only counted (the pod count is checked above).
+_STANDARD_RESOURCES = (CPU, MEMORY, EPHEMERAL_STORAGE, PODS)
 
 
 class NodeResourcesFit:
@@ -144,7 +153,7 @@ class NodeResourcesFit:
             requests = pod_requests(pod)
         insufficient = fits_request(requests, node, self.ignored, self.ignored_groups)
         if not insufficient:
-            return SUCCESS
+            return SUCCESS  # the shared constant: no Status is built on the success path
         code = Code.UnschedulableAndUnresolvable if any(r.unresolvable for r in insufficient) else Code.Unschedulable
         return Status(code, tuple(r.reason for r in insufficient))
 

@@ -271,7 +271,7 @@ class PodTopologySpread:
         tolerations = pod.spec.tolerations
         hard = []
         for constraint in constraints:
-            counted = self._counts.get(nodes, pod.namespace, constraint, keys)
+            counted = self._counts.get(nodes, pod.namespace, constraint, keys, self.handle.snapshot)
             if _includes_every_node(constraint, affinity_trivial):
                 per_domain = dict(counted.totals)
             else:
@@ -365,7 +365,9 @@ class PodTopologySpread:
                 soft.append(SoftConstraint(constraint, None, topology_normalizing_weight(size)))
                 continue
             # Count over all nodes, but only into domains that some filtered node holds.
-            counted = self._counts.get(all_nodes, pod.namespace, constraint, keys if require_all else ())
+            counted = self._counts.get(
+                all_nodes, pod.namespace, constraint, keys if require_all else (), self.handle.snapshot
+            )
             if _includes_every_node(constraint, affinity_trivial):
                 totals = counted.totals
                 for value in domains:

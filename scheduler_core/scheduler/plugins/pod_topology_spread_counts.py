@@ -14,7 +14,7 @@ from scheduler_core.scheduler.plugins.pod_topology_spread_common import (
     count_matching_pods,
     node_has_keys,
 )
-from scheduler_core.scheduler.snapshot import NodeInfo
+from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
 
 _MAX_ENTRIES = 16
 _SCAN_BELOW = 64
@@ -46,9 +46,11 @@ class DomainCounts:
         "counts",
         "domains",
         "generations",
+        "journal",
         "members",
         "namespace",
         "nodes",
+        "nodes_list",
         "required",
         "totals",
     )
@@ -59,15 +61,35 @@ class DomainCounts:
         # The node must carry every required key; a missing topology key then reads as "" (system defaults).
         self.required = required
         self.nodes: list[NodeInfo] = []
-        self.generations: list[int] = []
+        self.generations: list[int] | None = []
+        # When following a Snapshot's own node list: (snapshot, epoch, journal position) of the last read.
+        self.journal: tuple[Snapshot, int, int] | None = None
+        self.nodes_list: list[NodeInfo] | None = None
         self.domains: list[str | None] = []
         self.counts: list[int] = []
         self.totals: dict[str, int] = {}
         self.members: dict[str, int] = {}  # domain -> how many counted nodes hold it
 
-    def refresh(self, nodes: list[NodeInfo]) -> None:
+    def refresh(self, nodes: list[NodeInfo], snapshot: Snapshot | None = None) -> None:
+        if snapshot is not None and nodes is snapshot.nodes():
+            # The snapshot's own list: its journal names the nodes that changed since the last read.
+            changed = None
+            if self.journal is not None and self.journal[0] is snapshot and self.nodes_list is nodes:
+                changed = snapshot.changed_since(self.journal[1], self.journal[2])
+            if changed is None:
+                self._rebuild(nodes)
+            elif changed:
+                positions = snapshot.node_index()
+                for node in dict.fromkeys(changed):
+                    self._recount(positions[node.node.name], node)
+            self.generations = None
+            self.nodes_list = nodes
+            self.journal = (snapshot, snapshot.epoch, snapshot.journal_position())
+            return
+        self.journal = None
+        self.nodes_list = None
         # A list of the same NodeInfo objects compares equal by identity: NodeInfo has no __eq__.
-        if self.nodes != nodes:
+        if self.nodes != nodes or self.generations is None:
             self._rebuild(nodes)
             return
         generations = [node.generation for node in nodes]
@@ -128,7 +150,12 @@ class DomainCountsCache:
         self._entries: dict[CountsKey, DomainCounts] = {}
 
     def get(
-        self, nodes: Sequence[NodeInfo], namespace: str, constraint: SpreadConstraint, required: tuple[str, ...]
+        self,
+        nodes: Sequence[NodeInfo],
+        namespace: str,
+        constraint: SpreadConstraint,
+        required: tuple[str, ...],
+        snapshot: Snapshot | None = None,
     ) -> DomainCounts:
         node_list = nodes if isinstance(nodes, list) else list(nodes)
         key = (namespace, constraint.selector_key, constraint.topology_key, required)
@@ -138,5 +165,5 @@ class DomainCountsCache:
             if len(self._entries) >= _MAX_ENTRIES:
                 del self._entries[next(iter(self._entries))]
         self._entries[key] = entry  # most recently used last
-        entry.refresh(node_list)
+        entry.refresh(node_list, snapshot)
         return entry

@@ -32,6 +32,8 @@ class TaintToleration:
 
     def score(self, state: CycleState, pod: Pod, node: NodeInfo) -> tuple[int, Status]:
         tolerations: tuple[Toleration, ...] = state.read(PRE_SCORE_KEY)
+        if not node.node.spec.taints:
+            return 0, SUCCESS
         count = sum(
             1
             for taint in node.node.spec.taints

@@ -1,5 +1,6 @@
 """Upstream's plugin test tables (cases/*.yaml), run through the engine's plugins one by one."""
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,12 +12,14 @@ from scheduler_core.api.manifests import parse_object
 from scheduler_core.api.parse import parse_label_selector
 from scheduler_core.api.types import LabelSelector, Namespace, Node, Pod
 from scheduler_core.api.validation import API_VALIDATION
+from scheduler_core.api.workloads import PersistentVolume
 from scheduler_core.scheduler.config import DEFAULT_PLUGIN_ARGS, merge_args
 from scheduler_core.scheduler.framework import Code, CycleState, NodeScore, Status
 from scheduler_core.scheduler.registry import DEFAULT_REGISTRY
 from scheduler_core.scheduler.runtime import Handle
 from scheduler_core.scheduler.selector_source import SelectorSource
 from scheduler_core.scheduler.snapshot import build_snapshot
+from scheduler_core.scheduler.volume_lister import StaticVolumeLister
 
 CASES_DIR = Path(__file__).parent / "cases"
 
@@ -37,6 +40,10 @@ KNOWN_DIVERGENCES: dict[tuple[str, str], str] = {
     ("NodeAffinity", "PreScore returns error when an incoming Pod has a broken affinity"): (
         "the API server rejects a node selector key with a space (ValidateLabelName); the engine's parser"
         " rejects the pod at parse time, so PreScore never sees it"
+    ),
+    ("VolumeZone", "TestWithBinding/unbound volume no storage class"): (
+        "upstream's fake StorageClass lister says storageclasses.storage.k8s.io \"Class_0\" not found; the informer's"
+        " lister a scheduler runs with (and the engine) says storageclass.storage.k8s.io"
     ),
     ("PodTopologySpread", "minDomains has no effect when ScheduleAnyway"): (
         "the API server rejects minDomains on a ScheduleAnyway constraint (validateMinDomains); the engine's parser"
@@ -128,6 +135,26 @@ def _selector_sources(objects: list[dict[str, Any]]) -> list[SelectorSource]:
     return sources
 
 
+def _storage_object(manifest: dict[str, Any]) -> Any:
+    """A PVC, PV or StorageClass manifest; status.phase is kept (the parser leaves status to controllers)."""
+    obj = parse_object(manifest)
+    phase = (manifest.get("status") or {}).get("phase")
+    if phase is None:
+        return obj
+    if isinstance(obj, PersistentVolume):
+        return replace(obj, phase=phase)
+    return replace(obj, status=replace(obj.status, phase=phase))
+
+
+def _volume_lister(case: dict[str, Any]) -> StaticVolumeLister:
+    """The case's pvcs, pvs and storageClasses, as the volume plugins' listers would see them."""
+    return StaticVolumeLister(
+        claims=[_storage_object(m) for m in case.get("pvcs") or []],
+        volumes=[_storage_object(m) for m in case.get("pvs") or []],
+        classes=[_storage_object(m) for m in case.get("storageClasses") or []],
+    )
+
+
 def _setup(plugin_name: str, case: dict[str, Any]) -> tuple[Any, Handle, Pod]:
     if case.get("features"):
         pytest.skip(f"needs feature gates that differ from v1.34's defaults: {case['features']}")
@@ -135,7 +162,11 @@ def _setup(plugin_name: str, case: dict[str, Any]) -> tuple[Any, Handle, Pod]:
     pods: list[Pod] = [parse_object(p) for p in case.get("existingPods") or []]
     namespaces: list[Namespace] = [parse_object(n) for n in case.get("namespaces") or []]
     snapshot = build_snapshot(nodes, pods, {ns.metadata.name: ns.metadata.labels for ns in namespaces})
-    handle = Handle(snapshot=snapshot, selector_sources=_selector_sources(case.get("objects") or []))
+    handle = Handle(
+        snapshot=snapshot,
+        selector_sources=_selector_sources(case.get("objects") or []),
+        volumes=_volume_lister(case),
+    )
     args = merge_args(DEFAULT_PLUGIN_ARGS.get(plugin_name, {}), case.get("args") or {})
     plugin = DEFAULT_REGISTRY[plugin_name](args, handle)
     return plugin, handle, parse_object(case["pod"])

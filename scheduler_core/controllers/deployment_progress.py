@@ -1,0 +1,84 @@
+"""A rollout's status and its Progressing condition (pkg/controller/deployment/progress.go).
+
+Progress is judged against spec.progressDeadlineSeconds: a rollout that makes no progress for that
+long gets Progressing=False, ProgressDeadlineExceeded (a condition, not an event; the rollout goes on).
+"""
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from scheduler_core.api.workloads import Deployment, DeploymentStatus, ReplicaSet
+from scheduler_core.controllers import deployment_util as util
+from scheduler_core.controllers.deployment_sync import calculate_status, refreshed, write_status
+from scheduler_core.controllers.deployment_util import PROGRESSING, REPLICA_FAILURE, go_quote, new_condition
+
+if TYPE_CHECKING:
+    from scheduler_core.controllers.deployment import DeploymentController
+
+RS_PROGRESSED_MESSAGE = "ReplicaSet {} has successfully progressed."
+DEPLOYMENT_PROGRESSED_MESSAGE = "Deployment {} has successfully progressed."
+RS_PROGRESSING_MESSAGE = "ReplicaSet {} is progressing."
+DEPLOYMENT_PROGRESSING_MESSAGE = "Deployment {} is progressing."
+RS_TIMED_OUT_MESSAGE = "ReplicaSet {} has timed out progressing."
+DEPLOYMENT_TIMED_OUT_MESSAGE = "Deployment {} has timed out progressing."
+
+
+def _about(new: ReplicaSet | None, d: Deployment, for_rs: str, for_deployment: str) -> str:
+    if new is not None:
+        return for_rs.format(go_quote(new.metadata.name))
+    return for_deployment.format(go_quote(d.metadata.name))
+
+
+def sync_rollout_status(
+    dc: "DeploymentController", all_rss: list[ReplicaSet | None], new: ReplicaSet | None, d: Deployment
+) -> None:
+    """syncRolloutStatus: the status, with the Progressing condition brought up to date."""
+    all_rss, new = refreshed(dc, all_rss), dc.fresh(new)
+    status, conditions = calculate_status(dc, all_rss, new, d)
+    if not util.has_progress_deadline(d):
+        conditions.pop(PROGRESSING, None)
+    now = dc.ctx.now
+    current = dc.conditions(d).get(PROGRESSING)
+    complete = (
+        status.replicas == status.updated_replicas
+        and current is not None
+        and current.reason == util.NEW_RS_AVAILABLE_REASON
+    )
+    if util.has_progress_deadline(d) and not complete:
+        if util.deployment_complete(d, status):
+            message = _about(new, d, RS_PROGRESSED_MESSAGE, DEPLOYMENT_PROGRESSED_MESSAGE)
+            condition = new_condition(PROGRESSING, "True", util.NEW_RS_AVAILABLE_REASON, message, now)
+            util.set_condition(conditions, condition)
+        elif util.deployment_progressing(d, status):
+            message = _about(new, d, RS_PROGRESSING_MESSAGE, DEPLOYMENT_PROGRESSING_MESSAGE)
+            condition = new_condition(PROGRESSING, "True", util.REPLICA_SET_UPDATED_REASON, message, now)
+            if current is not None:
+                if current.status == "True":
+                    condition = replace(condition, last_transition_time=current.last_transition_time)
+                conditions.pop(PROGRESSING, None)
+            util.set_condition(conditions, condition)
+        elif util.deployment_timed_out(d, conditions, now):
+            message = _about(new, d, RS_TIMED_OUT_MESSAGE, DEPLOYMENT_TIMED_OUT_MESSAGE)
+            condition = new_condition(PROGRESSING, "False", util.TIMED_OUT_REASON, message, now)
+            util.set_condition(conditions, condition)
+    # The ReplicaSet status here has no conditions to carry over as ReplicaFailure.
+    conditions.pop(REPLICA_FAILURE, None)
+    if status == d.status and conditions == dc.conditions(d):
+        requeue_stuck_deployment(dc, d, status)
+        return
+    write_status(dc, d, status, conditions)
+
+
+def requeue_stuck_deployment(dc: "DeploymentController", d: Deployment, status: DeploymentStatus) -> None:
+    """Come back when the progress deadline passes, to report a rollout that stopped moving."""
+    current = dc.conditions(d).get(PROGRESSING)
+    if not util.has_progress_deadline(d) or current is None:
+        return
+    if util.deployment_complete(d, status) or current.reason == util.TIMED_OUT_REASON:
+        return
+    after = current.last_update_time + d.spec.progress_deadline_seconds - dc.ctx.now
+    if after < 1.0:
+        dc.requeue.rate_limited(d.metadata.key)
+        return
+    # A second more against clock skew, as upstream; only a condition changes then, so the timer is idle.
+    dc.requeue.after(d.metadata.key, after + 1.0, idle=True)

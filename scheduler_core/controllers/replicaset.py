@@ -1,0 +1,428 @@
+"""The ReplicaSet controller (pkg/controller/replicaset/replica_set.go).
+
+Each ReplicaSet gets as many active pods (not finished, not terminating) as spec.replicas asks:
+missing ones are created from the template in slow-start batches (1, 2, 4... at most 500 a sync),
+named "<replicaset>-" plus five random characters and owned through a controller ownerReference;
+extra ones are deleted, first-to-go first by upstream's ranking (controllers/pod_deletion.py).
+A creation the API server refuses is a Warning FailedCreate "Error creating: ..." and the sync is
+retried with the workqueue's exponential backoff. Orphan pods that match the selector are adopted and
+owned pods that stop matching are released, as the PodControllerRefManager does. Status counts
+replicas, fullyLabeledReplicas, readyReplicas and availableReplicas (ready for minReadySeconds).
+
+When a ReplicaSet is deleted its pods are deleted after it (the garbage collector's background
+cascade), as `kubectl delete` leaves it to the garbage collector to do.
+
+Pods are indexed by their owner's uid from the watch, so a sync touches only its own pods.
+"""
+
+from dataclasses import replace
+from typing import Any
+
+from scheduler_core.admission.priority import AdmissionError
+from scheduler_core.api.selectors import label_selector_matches
+from scheduler_core.api.types import ObjectMeta, OwnerReference, Pod
+from scheduler_core.api.workloads import ReplicaSet, ReplicaSetStatus
+from scheduler_core.cluster import Change, ChangeType, ConflictError
+from scheduler_core.controllers.base import Context, DirtyKeys, delete_pod, is_active, record
+from scheduler_core.controllers.naming import generate_name
+from scheduler_core.controllers.pod_deletion import (
+    rank_pods_for_deletion,
+    ranks_by_related_pods_on_same_node,
+)
+from scheduler_core.controllers.requeue import Requeue
+
+NAME = "replicaset"
+SOURCE = "replicaset-controller"
+API_VERSION = "apps/v1"
+BURST_REPLICAS = 500
+SLOW_START_INITIAL_BATCH_SIZE = 1
+GENERATE_NAME_ATTEMPTS = 8  # the API server retries a generated name that is taken (RetryGenerateName)
+
+# Events (pkg/controller/controller_utils.go RealPodControl).
+SUCCESSFUL_CREATE_REASON = "SuccessfulCreate"
+FAILED_CREATE_REASON = "FailedCreate"
+SUCCESSFUL_DELETE_REASON = "SuccessfulDelete"
+FAILED_DELETE_REASON = "FailedDelete"
+CREATED_POD_MESSAGE = "Created pod: {}"
+ERROR_CREATING_MESSAGE = "Error creating: {}"
+DELETED_POD_MESSAGE = "Deleted pod: {}"
+ERROR_DELETING_MESSAGE = "Error deleting: {}"
+
+
+def controller_uid(obj: Any, kind: str) -> str | None:
+    """The uid of the object's controller when that controller is of `kind`."""
+    ref = obj.metadata.controller_ref()
+    if ref is None or ref.kind != kind or not ref.uid:
+        return None
+    return str(ref.uid)
+
+
+def pod_prefix(owner_name: str) -> str:
+    """getPodsPrefix: the owner's name and a dash."""
+    return f"{owner_name}-"
+
+
+def slow_start_batch(count: int, initial: int, attempt: Any) -> tuple[int, str | None]:
+    """slowStartBatch: call `attempt` count times in doubling batches; stop after a batch with a failure.
+    `attempt` returns an error text or None. Returns (successes, first error)."""
+    remaining, successes = count, 0
+    batch = min(remaining, initial)
+    while batch > 0:
+        errors = [error for error in (attempt() for _ in range(batch)) if error is not None]
+        successes += batch - len(errors)
+        if errors:
+            return successes, errors[0]
+        remaining -= batch
+        batch = min(2 * batch, remaining)
+    return successes, None
+
+
+class ReplicaSetController:
+    name = NAME
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.dirty = DirtyKeys()
+        self.requeue = Requeue(ctx, self.dirty.mark, "replicaset sync")
+        # Pods by the uid of the ReplicaSet that controls them (pod key -> pod), and the reverse.
+        self._pods: dict[str, dict[str, Pod]] = {}
+        self._pod_owner: dict[str, str] = {}
+        self._orphans: dict[str, dict[str, None]] = {}  # namespace -> keys of pods with no controller
+        self._ready_since: dict[str, float] = {}  # pod uid -> when it became ready
+        # ReplicaSets: uid -> key, namespace -> keys, controller uid -> keys of the ReplicaSets it controls.
+        self._rs_key: dict[str, str] = {}
+        self._rs_in_namespace: dict[str, dict[str, None]] = {}
+        # ReplicaSets by one label their selector requires ((namespace, key, value) -> keys), or by namespace
+        # when the selector has no matchLabels: the candidates to adopt a new orphan.
+        self._rs_by_label: dict[tuple[str, str, str], dict[str, None]] = {}
+        self._rs_by_expression: dict[str, dict[str, None]] = {}
+        self._rs_index_entry: dict[str, tuple[str, str, str] | str] = {}
+        self._adopt_check: set[str] = set()  # keys that must look at the orphans of their namespace
+        self._siblings: dict[str, dict[str, None]] = {}
+        self._rs_controller: dict[str, str] = {}  # rs key -> controller uid
+        self._failing: set[str] = set()  # keys whose last sync failed (the ReplicaFailure condition)
+        self._collect: list[tuple[str, str]] = []  # (pod key, owner uid): dependents of deleted ReplicaSets
+
+    # ------------------------------------------------------------------ watching
+
+    def on_change(self, change: Change) -> None:
+        if change.kind == "Pod":
+            self._on_pod(change)
+        elif change.kind == "ReplicaSet":
+            self._on_replica_set(change)
+
+    def _on_replica_set(self, change: Change) -> None:
+        key = change.key
+        if change.type is ChangeType.DELETED:
+            old: ReplicaSet = change.old
+            self._forget_rs(key, old)
+            self.requeue.drop(key)
+            self._failing.discard(key)
+            uid = old.metadata.uid
+            self._collect.extend((pod_key, uid) for pod_key in self._pods.get(uid, {}))
+            return
+        rs: ReplicaSet = change.new
+        previous: ReplicaSet | None = change.old
+        if previous is not None and previous.metadata.uid != rs.metadata.uid:
+            self._forget_rs(key, previous)
+        self._rs_key[rs.metadata.uid] = key
+        self._rs_in_namespace.setdefault(rs.metadata.namespace, {})[key] = None
+        self._index_selector(key, rs)
+        ref = rs.metadata.controller_ref()
+        owner = ref.uid if ref is not None else ""
+        old_owner = self._rs_controller.get(key)
+        if old_owner != owner:
+            if old_owner:
+                self._siblings.get(old_owner, {}).pop(key, None)
+            if owner:
+                self._siblings.setdefault(owner, {})[key] = None
+                self._rs_controller[key] = owner
+            else:
+                self._rs_controller.pop(key, None)
+        status_only = (
+            previous is not None
+            and previous.spec == rs.spec
+            and previous.metadata == rs.metadata
+            and previous.generation == rs.generation
+        )
+        if not status_only:
+            self.dirty.mark(key)
+            self._adopt_check.add(key)
+
+    def _index_selector(self, key: str, rs: ReplicaSet) -> None:
+        self._unindex_selector(key)
+        namespace = rs.metadata.namespace
+        match_labels = rs.spec.selector.match_labels
+        if match_labels:
+            label = min(match_labels.items())
+            entry = (namespace, label[0], label[1])
+            self._rs_by_label.setdefault(entry, {})[key] = None
+            self._rs_index_entry[key] = entry
+        else:
+            self._rs_by_expression.setdefault(namespace, {})[key] = None
+            self._rs_index_entry[key] = namespace
+
+    def _unindex_selector(self, key: str) -> None:
+        entry = self._rs_index_entry.pop(key, None)
+        if isinstance(entry, tuple):
+            self._rs_by_label.get(entry, {}).pop(key, None)
+        elif entry is not None:
+            self._rs_by_expression.get(entry, {}).pop(key, None)
+
+    def _forget_rs(self, key: str, rs: ReplicaSet) -> None:
+        self._rs_key.pop(rs.metadata.uid, None)
+        self._rs_in_namespace.get(rs.metadata.namespace, {}).pop(key, None)
+        self._unindex_selector(key)
+        self._adopt_check.discard(key)
+        owner = self._rs_controller.pop(key, None)
+        if owner:
+            self._siblings.get(owner, {}).pop(key, None)
+
+    def _on_pod(self, change: Change) -> None:
+        key = change.key
+        old: Pod | None = change.old
+        new: Pod | None = change.new
+        previous_owner = self._pod_owner.get(key)
+        if new is None:
+            if previous_owner is not None:
+                self._unindex_pod(previous_owner, key)
+                del self._pod_owner[key]
+                self._mark_uid(previous_owner)
+            if old is not None:
+                self._orphans.get(old.metadata.namespace, {}).pop(key, None)
+                self._ready_since.pop(old.metadata.uid, None)
+            return
+        owner = controller_uid(new, "ReplicaSet")
+        if previous_owner != owner:
+            if previous_owner is not None:
+                self._unindex_pod(previous_owner, key)
+                self._mark_uid(previous_owner)
+            if owner is None:
+                self._pod_owner.pop(key, None)
+            else:
+                self._pod_owner[key] = owner
+        if owner is not None:
+            self._pods.setdefault(owner, {})[key] = new
+            self._mark_uid(owner)
+        if new.status.ready:
+            if old is None or not old.status.ready or new.metadata.uid not in self._ready_since:
+                self._ready_since[new.metadata.uid] = self.ctx.now
+        else:
+            self._ready_since.pop(new.metadata.uid, None)
+        namespace = new.metadata.namespace
+        if new.metadata.controller_ref() is None:
+            self._orphans.setdefault(namespace, {})[key] = None
+            if old is None or old.metadata.labels != new.metadata.labels or old.metadata.controller_ref():
+                self._mark_selecting(new)
+        else:
+            self._orphans.get(namespace, {}).pop(key, None)
+
+    def _unindex_pod(self, owner: str, key: str) -> None:
+        pods = self._pods.get(owner)
+        if pods is not None:
+            pods.pop(key, None)
+            if not pods:
+                del self._pods[owner]
+
+    def _mark_uid(self, uid: str) -> None:
+        key = self._rs_key.get(uid)
+        if key is not None:
+            self.dirty.mark(key)
+
+    def _mark_selecting(self, pod: Pod) -> None:
+        """An orphan appeared or changed: the ReplicaSets that select it may adopt it."""
+        namespace = pod.metadata.namespace
+        candidates = [
+            key
+            for label in pod.metadata.labels.items()
+            for key in self._rs_by_label.get((namespace, label[0], label[1]), {})
+        ]
+        candidates.extend(self._rs_by_expression.get(namespace, {}))
+        for key in candidates:
+            rs: ReplicaSet | None = self.ctx.cluster.get("ReplicaSet", key)
+            if rs is not None and label_selector_matches(rs.spec.selector, pod.metadata.labels):
+                self.dirty.mark(key)
+                self._adopt_check.add(key)
+
+    # ------------------------------------------------------------------ syncing
+
+    def sync(self) -> bool:
+        busy = False
+        if self._collect:
+            busy = True
+            collect, self._collect = self._collect, []
+            for pod_key, owner in collect:
+                pod: Pod | None = self.ctx.cluster.get("Pod", pod_key)
+                if pod is not None and controller_uid(pod, "ReplicaSet") == owner:
+                    delete_pod(self.ctx, pod)
+        for key in self.dirty.take():
+            busy = True
+            self._sync_replica_set(key)
+        return busy
+
+    def _sync_replica_set(self, key: str) -> None:
+        rs: ReplicaSet | None = self.ctx.cluster.get("ReplicaSet", key)
+        if rs is None:
+            return
+        active = self._claim_pods(rs)
+        error = None
+        if rs.metadata.deletion_timestamp is None:
+            error = self._manage_replicas(rs, active)
+        rs = self.ctx.cluster.get("ReplicaSet", key) or rs
+        active = [pod for pod in self._pods.get(rs.metadata.uid, {}).values() if is_active(pod)]
+        status = self._calculate_status(rs, active)
+        if status != rs.status:
+            rs = self.ctx.cluster.update(replace(rs, status=status))
+        was_failing = key in self._failing
+        if error is not None:
+            self._failing.add(key)
+            if not was_failing:
+                self.dirty.mark(key)  # the ReplicaFailure condition is new: its status update resyncs at once
+            self.requeue.rate_limited(key)
+            return
+        self._failing.discard(key)
+        if was_failing:
+            self.dirty.mark(key)
+        self.requeue.forget(key)
+        if rs.spec.min_ready_seconds > 0 and status.ready_replicas != status.available_replicas:
+            self.requeue.after(key, self._next_availability_check(rs, active), idle=False)
+
+    def _claim_pods(self, rs: ReplicaSet) -> list[Pod]:
+        """PodControllerRefManager.ClaimPods over active pods: keep owned ones that match the selector,
+        release those that do not, adopt matching orphans."""
+        uid = rs.metadata.uid
+        claimed: list[Pod] = []
+        for pod in list(self._pods.get(uid, {}).values()):
+            if not is_active(pod):
+                continue
+            if label_selector_matches(rs.spec.selector, pod.metadata.labels):
+                claimed.append(pod)
+            elif rs.metadata.deletion_timestamp is None:
+                self._set_owner(pod, None, uid)
+        if rs.metadata.deletion_timestamp is not None or rs.metadata.key not in self._adopt_check:
+            return claimed
+        self._adopt_check.discard(rs.metadata.key)
+        for pod_key in list(self._orphans.get(rs.metadata.namespace, {})):
+            orphan: Pod | None = self.ctx.cluster.get("Pod", pod_key)
+            if orphan is None or not is_active(orphan) or orphan.metadata.controller_ref() is not None:
+                continue
+            if label_selector_matches(rs.spec.selector, orphan.metadata.labels):
+                claimed.append(self._set_owner(orphan, _controller_ref(rs), uid))
+        return claimed
+
+    def _set_owner(self, pod: Pod, ref: OwnerReference | None, uid: str) -> Pod:
+        others = tuple(r for r in pod.metadata.owner_references if r.uid != uid)
+        references = (*others, ref) if ref is not None else others
+        updated: Pod = self.ctx.cluster.update(
+            replace(pod, metadata=replace(pod.metadata, owner_references=references))
+        )
+        return updated
+
+    def _manage_replicas(self, rs: ReplicaSet, active: list[Pod]) -> str | None:
+        diff = len(active) - rs.spec.replicas
+        if diff < 0:
+            _, error = slow_start_batch(
+                min(-diff, BURST_REPLICAS), SLOW_START_INITIAL_BATCH_SIZE, lambda: self._create_pod(rs)
+            )
+            return error
+        if diff > 0:
+            doomed = self._pods_to_delete(rs, active, min(diff, BURST_REPLICAS))
+            errors = [error for error in (self._delete_pod(rs, pod) for pod in doomed) if error]
+            return errors[0] if errors else None
+        return None
+
+    def _pods_to_delete(self, rs: ReplicaSet, active: list[Pod], count: int) -> list[Pod]:
+        """getPodsToDelete, ranked with the pods of every ReplicaSet under the same controller."""
+        related: list[Pod] = []
+        owner = self._rs_controller.get(rs.metadata.key)
+        if owner:
+            for sibling_key in self._siblings.get(owner, {}):
+                sibling: ReplicaSet | None = self.ctx.cluster.get("ReplicaSet", sibling_key)
+                if sibling is not None:
+                    related.extend(self._pods.get(sibling.metadata.uid, {}).values())
+        pods = sorted(active, key=lambda p: p.metadata.name)
+        ranks = ranks_by_related_pods_on_same_node(pods, related)
+        return rank_pods_for_deletion(pods, ranks, self._ready_since, self.ctx.now)[:count]
+
+    def _create_pod(self, rs: ReplicaSet) -> str | None:
+        template = rs.spec.template
+        prefix = pod_prefix(rs.metadata.name)
+        error = ""
+        for _ in range(GENERATE_NAME_ATTEMPTS):
+            pod = Pod(
+                metadata=ObjectMeta(
+                    name=generate_name(prefix, self.ctx.rng),
+                    namespace=rs.metadata.namespace,
+                    labels=dict(template.labels),
+                    annotations=dict(template.annotations),
+                    owner_references=(_controller_ref(rs),),
+                    generate_name=prefix,
+                ),
+                spec=template.spec,
+            )
+            try:
+                created: Pod = self.ctx.cluster.create(pod)
+            except ConflictError as conflict:
+                error = str(conflict)
+                continue
+            except AdmissionError as refusal:
+                error = str(refusal)
+                break
+            record(self.ctx, rs, SUCCESSFUL_CREATE_REASON, CREATED_POD_MESSAGE.format(created.name), source=SOURCE)
+            return None
+        record(self.ctx, rs, FAILED_CREATE_REASON, ERROR_CREATING_MESSAGE.format(error), warning=True, source=SOURCE)
+        return error
+
+    def _delete_pod(self, rs: ReplicaSet, pod: Pod) -> str | None:
+        if self.ctx.cluster.get("Pod", pod.key) is None:
+            return None  # already gone: NotFound is not an error event
+        # The DELETE cannot fail here; its event goes first, before the kubelet reacts to the deletion.
+        record(self.ctx, rs, SUCCESSFUL_DELETE_REASON, DELETED_POD_MESSAGE.format(pod.name), source=SOURCE)
+        delete_pod(self.ctx, pod)
+        return None
+
+    # ------------------------------------------------------------------ status
+
+    def _available(self, pod: Pod, min_ready_seconds: int) -> bool:
+        """IsPodAvailable: ready, and ready for at least minReadySeconds."""
+        if not pod.status.ready:
+            return False
+        if min_ready_seconds == 0:
+            return True
+        since = self._ready_since.get(pod.metadata.uid)
+        return since is not None and since + min_ready_seconds <= self.ctx.now + 1e-9
+
+    def _calculate_status(self, rs: ReplicaSet, active: list[Pod]) -> ReplicaSetStatus:
+        template_labels = rs.spec.template.labels
+        labeled = ready = available = 0
+        for pod in active:
+            labels = pod.metadata.labels
+            if all(labels.get(k) == v for k, v in template_labels.items()):
+                labeled += 1
+            if pod.status.ready:
+                ready += 1
+                if self._available(pod, rs.spec.min_ready_seconds):
+                    available += 1
+        return ReplicaSetStatus(
+            replicas=len(active),
+            fully_labeled_replicas=labeled,
+            ready_replicas=ready,
+            available_replicas=available,
+            observed_generation=rs.generation,
+        )
+
+    def _next_availability_check(self, rs: ReplicaSet, active: list[Pod]) -> float:
+        """FindMinNextPodAvailabilityCheck: when the next ready pod becomes available (else minReadySeconds)."""
+        pending = [
+            since + rs.spec.min_ready_seconds - self.ctx.now
+            for pod in active
+            if pod.status.ready and (since := self._ready_since.get(pod.metadata.uid)) is not None
+        ]
+        upcoming = [delay for delay in pending if delay > 1e-9]
+        return min(upcoming) if upcoming else float(rs.spec.min_ready_seconds)
+
+
+def _controller_ref(rs: ReplicaSet) -> OwnerReference:
+    return OwnerReference(
+        kind="ReplicaSet", name=rs.metadata.name, uid=rs.metadata.uid, api_version=API_VERSION, controller=True
+    )

@@ -1,0 +1,61 @@
+"""A controller's delayed and rate-limited requeues, as client-go's workqueue gives them.
+
+`rate_limited(key)` is AddRateLimited with the default per-item exponential failure limiter
+(5 ms doubling up to 1000 s), `forget(key)` resets it after a successful sync, and `after(key, delay)`
+is AddAfter: a key already waiting keeps its earlier time. When the time comes the key is marked
+dirty and the controller syncs it in its next pass.
+
+Retries further out than a minute are idle timers: alone they do not keep a finished run going, so a
+permanently failing object does not make a run endless, while the first minute of retries (which is
+when a quota raised or a PriorityClass created shortly after shows its effect) still plays out.
+"""
+
+from collections.abc import Callable
+
+from scheduler_core.controllers.base import Context
+
+BASE_DELAY_SECONDS = 0.005
+MAX_DELAY_SECONDS = 1000.0
+KEEP_ALIVE_SECONDS = 60.0
+
+
+class Requeue:
+    def __init__(self, ctx: Context, mark: Callable[[str], None], label: str) -> None:
+        self.ctx = ctx
+        self._mark = mark
+        self._label = label
+        self._failures: dict[str, int] = {}
+        self._due: dict[str, float] = {}
+
+    def rate_limited(self, key: str) -> float:
+        failures = self._failures.get(key, 0)
+        self._failures[key] = failures + 1
+        delay = min(BASE_DELAY_SECONDS * 2.0 ** min(failures, 40), MAX_DELAY_SECONDS)
+        self.after(key, delay)
+        return delay
+
+    def forget(self, key: str) -> None:
+        self._failures.pop(key, None)
+
+    def failures(self, key: str) -> int:
+        return self._failures.get(key, 0)
+
+    def after(self, key: str, delay: float, *, idle: bool | None = None) -> None:
+        at = self.ctx.now + max(delay, 0.0)
+        due = self._due.get(key)
+        if due is not None and due <= at:
+            return
+        self._due[key] = at
+
+        def fire() -> None:
+            if self._due.get(key) == at:
+                del self._due[key]
+                self._mark(key)
+
+        quiet = delay > KEEP_ALIVE_SECONDS if idle is None else idle
+        self.ctx.after(delay, fire, label=f"{self._label} {key}", idle=quiet)
+
+    def drop(self, key: str) -> None:
+        """The object is gone: its pending retries and failure count with it."""
+        self._failures.pop(key, None)
+        self._due.pop(key, None)

@@ -1,0 +1,706 @@
+"""The fast path of a scheduling cycle: the Filter and Score loops of the in-tree plugins fused,
+over per-node results kept from one cycle to the next.
+
+Nothing here decides anything the plugins would not: the PreFilter and PreScore plugins run as
+usual (Framework.run_pre_filter / run_pre_score); a node's verdict and raw scores are computed by the
+plugins' own Filter and Score methods, then kept. What is kept and for how long:
+
+- Node-local plugins (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts,
+  NodeResourcesFit; NodeResourcesBalancedAllocation and ImageLocality for scoring) read only the pod
+  and the node. Their combined verdict, and their raw scores, are kept per node under a pod
+  "signature" made of every pod field they read (upstream v1.35's pod signatures are the same idea),
+  together with the plugins active in the cycle. An entry is dropped when its node changes (the
+  Snapshot's journal) and all are dropped when the node list or a node object changes (its epoch).
+- PodTopologySpread and InterPodAffinity read cluster-wide counts that change with every binding:
+  they are evaluated for every node, every cycle, inline, from the states their PreFilter and
+  PreScore wrote.
+- A node with nominated pods that count for the pod goes through the generic
+  Framework.run_filter_with_nominated_pods.
+
+The cycle visits the same nodes in the same order from the same start index, stops after the same
+number of feasible nodes, records the same statuses, normalizes and weighs the same scores and draws
+the same random numbers for ties as the generic loops. Whenever a cycle uses a plugin this module
+does not know (a custom plugin, an extender-like plugin, a volume plugin that did not Skip, ...), it
+says so before doing anything and the scheduler runs the generic loops instead.
+"""
+
+import random
+from collections.abc import Callable, Hashable, Sequence
+from operator import add
+from typing import Any
+
+from scheduler_core.api.types import Pod
+from scheduler_core.scheduler.framework import (
+    MAX_NODE_SCORE,
+    MIN_NODE_SCORE,
+    Code,
+    CycleState,
+    NodePluginScores,
+    NodeScore,
+    SchedulingError,
+    Status,
+    error,
+)
+from scheduler_core.scheduler.plugins import inter_pod_affinity as ipa_module
+from scheduler_core.scheduler.plugins import pod_topology_spread as pts_module
+from scheduler_core.scheduler.plugins.image_locality import ImageLocality
+from scheduler_core.scheduler.plugins.inter_pod_affinity import InterPodAffinity
+from scheduler_core.scheduler.plugins.inter_pod_affinity_filtering import PreFilterState as AffinityPreFilterState
+from scheduler_core.scheduler.plugins.inter_pod_affinity_scoring import PreScoreState as AffinityPreScoreState
+from scheduler_core.scheduler.plugins.node_affinity import NodeAffinity
+from scheduler_core.scheduler.plugins.node_name import NodeName
+from scheduler_core.scheduler.plugins.node_ports import NodePorts, pod_host_ports
+from scheduler_core.scheduler.plugins.node_resources_balanced_allocation import NodeResourcesBalancedAllocation
+from scheduler_core.scheduler.plugins.node_resources_fit import NodeResourcesFit
+from scheduler_core.scheduler.plugins.node_unschedulable import NodeUnschedulable
+from scheduler_core.scheduler.plugins.pod_topology_spread import PodTopologySpread
+from scheduler_core.scheduler.plugins.pod_topology_spread import PreFilterState as SpreadPreFilterState
+from scheduler_core.scheduler.plugins.taint_toleration import TaintToleration
+from scheduler_core.scheduler.resources import NON_ZERO_DEFAULTS, pod_requests
+from scheduler_core.scheduler.runtime import Framework
+from scheduler_core.scheduler.snapshot import NodeInfo, PodInfo, Snapshot
+
+# Plugins whose Filter reads only the pod (the signature's fields) and the node.
+_LOCAL_FILTERS: tuple[type, ...] = (
+    NodeUnschedulable,
+    NodeName,
+    TaintToleration,
+    NodeAffinity,
+    NodePorts,
+    NodeResourcesFit,
+)
+# Plugins whose Score reads only the pod, the node and (ImageLocality) the node list.
+_LOCAL_SCORES: tuple[type, ...] = (
+    TaintToleration,
+    NodeAffinity,
+    NodeResourcesFit,
+    NodeResourcesBalancedAllocation,
+    ImageLocality,
+)
+# How each normalizes (helper.DefaultNormalizeScore, reversed or not); absent: no NormalizeScore.
+_DEFAULT_NORMALIZE = {TaintToleration: True, NodeAffinity: False}
+
+_MISSING: Any = object()  # a node whose entry must be computed
+_CACHE_ENTRIES = 16  # signatures remembered per kind of cache
+
+Signature = Hashable
+
+
+class _NodeCache:
+    """One value per node of the snapshot (in nodes() order), dropped as the snapshot changes."""
+
+    __slots__ = ("epoch", "position", "snapshot", "values")
+
+    def __init__(self) -> None:
+        self.snapshot: Snapshot | None = None
+        self.epoch = -1
+        self.position = 0
+        self.values: list[Any] = []
+
+    def sync(self, snapshot: Snapshot, count: int, index: dict[str, int]) -> list[Any]:
+        changed = snapshot.changed_since(self.epoch, self.position) if self.snapshot is snapshot else None
+        if changed is None:
+            self.values = [_MISSING] * count
+            self.snapshot = snapshot
+            self.epoch = snapshot.epoch
+        else:
+            values = self.values
+            for info in changed:
+                values[index[info.node.name]] = _MISSING
+        self.position = snapshot.journal_position()
+        return self.values
+
+
+class _Caches:
+    """_NodeCaches by key, the most recently used few."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self) -> None:
+        self._entries: dict[Hashable, _NodeCache] = {}
+
+    def get(self, key: Hashable, snapshot: Snapshot, count: int, index: dict[str, int]) -> list[Any]:
+        entries = self._entries
+        entry = entries.pop(key, None)
+        if entry is None:
+            entry = _NodeCache()
+            if len(entries) >= _CACHE_ENTRIES:
+                del entries[next(iter(entries))]
+        entries[key] = entry
+        return entry.sync(snapshot, count, index)
+
+
+def pod_signature(pod: Pod) -> Signature | None:
+    """Every field of the pod the node-local plugins read; None if some part cannot be hashed."""
+    spec = pod.spec
+    affinity = spec.affinity
+    signature = (
+        spec.tolerations,
+        spec.node_name,
+        tuple(spec.node_selector.items()),
+        affinity.node_affinity if affinity is not None else None,
+        tuple(pod_requests(pod).items()),
+        tuple(pod_requests(pod, NON_ZERO_DEFAULTS).items()),
+        tuple(pod_host_ports(pod)),
+        tuple(container.image for container in spec.init_containers),
+        tuple(container.image for container in spec.containers),
+    )
+    try:
+        hash(signature)
+    except TypeError:
+        return None
+    return signature
+
+
+class LazyScores:
+    """The per-plugin normalized scores of a fast cycle, turned into NodePluginScores when asked for."""
+
+    __slots__ = ("columns", "nodes", "plugins", "totals")
+
+    def __init__(
+        self, nodes: Sequence[NodeInfo], plugins: list[str], columns: list[Callable[[], list[int]]], totals: list[int]
+    ) -> None:
+        self.nodes = nodes
+        self.plugins = plugins
+        self.columns = columns  # per plugin: its normalized scores, computed on demand
+        self.totals = totals
+
+    def materialize(self) -> list[NodePluginScores]:
+        columns = [column() for column in self.columns]
+        plugins = self.plugins
+        return [
+            NodePluginScores(node.node.name, dict(zip(plugins, [column[i] for column in columns], strict=True)), total)
+            for i, (node, total) in enumerate(zip(self.nodes, self.totals, strict=True))
+        ]
+
+
+class VictimsCache:
+    """SelectVictimsOnNode's results for one preemptor signature (and priority), per node, kept while
+    the node and the nominated pods that count on it stay the same."""
+
+    __slots__ = ("_index", "_nominated", "_values")
+
+    def __init__(self, values: list[Any], index: dict[str, int], nominated: dict[str, tuple[PodInfo, ...]]) -> None:
+        self._values = values
+        self._index = index
+        self._nominated = nominated
+
+    def get(self, node: NodeInfo) -> Any:
+        entry = self._values[self._index[node.node.name]]
+        if entry is _MISSING or entry[0] != self._nominated.get(node.node.name, ()):
+            return None
+        return entry[1]
+
+    def put(self, node: NodeInfo, result: Any) -> None:
+        name = node.node.name
+        self._values[self._index[name]] = (self._nominated.get(name, ()), result)
+
+
+def _wrap(plugin_name: str, status: Status) -> Status:
+    """What Framework.run_filter makes of a plugin's failed Filter status."""
+    if not status.is_rejected:
+        return error(f'running "{plugin_name}" filter plugin: {status.message}').with_plugin(plugin_name)
+    return status.with_plugin(plugin_name)
+
+
+def _default_normalize(scores: list[int], reverse: bool) -> list[int]:
+    """helper.DefaultNormalizeScore over plain ints (see plugins.helpers.default_normalize_score)."""
+    highest = max(scores, default=0)
+    if highest == 0:
+        if reverse:
+            return [MAX_NODE_SCORE] * len(scores)
+        return scores
+    result = []
+    for score in scores:
+        scaled = MAX_NODE_SCORE * score // highest if score >= 0 else -((MAX_NODE_SCORE * -score) // highest)
+        result.append(MAX_NODE_SCORE - scaled if reverse else scaled)
+    return result
+
+
+def _affinity_normalize(scores: list[int]) -> list[int]:
+    """interpodaffinity NormalizeScore: min-max in float64, truncated."""
+    if not scores:
+        return scores
+    lowest = min(scores)
+    spread = max(scores) - lowest
+    if spread <= 0:
+        return [0] * len(scores)
+    maximum = float(MAX_NODE_SCORE)
+    divisor = float(spread)
+    return [int(maximum * (float(score - lowest) / divisor)) for score in scores]
+
+
+def select_index(totals: list[int], rng: random.Random) -> int:
+    """select_host's reservoir sampling over totals, drawing exactly what rng.randrange would."""
+    best = totals[0]
+    chosen = 0
+    tied = 1
+    if type(rng) is random.Random:
+        getrandbits = rng.getrandbits
+        bits = 1  # tied.bit_length(), kept up to date
+        power = 2  # 2**bits
+        for index in range(1, len(totals)):
+            total = totals[index]
+            if total < best:
+                continue
+            if total > best:
+                best, chosen, tied, bits, power = total, index, 1, 1, 2
+                continue
+            tied += 1
+            if tied == power:
+                bits += 1
+                power <<= 1
+            # Random._randbelow_with_getrandbits(tied), which randrange(tied) is.
+            drawn = getrandbits(bits)
+            while drawn >= tied:
+                drawn = getrandbits(bits)
+            if drawn == 0:
+                chosen = index
+        return chosen
+    for index in range(1, len(totals)):
+        total = totals[index]
+        if total > best:
+            best, chosen, tied = total, index, 1
+        elif total == best:
+            tied += 1
+            if rng.randrange(tied) == 0:
+                chosen = index
+    return chosen
+
+
+class FastPath:
+    """The fused loops for one Framework (profile)."""
+
+    def __init__(self, framework: Framework) -> None:
+        self.framework = framework
+        self._filters = list(framework.points["filter"])
+        self._scores = list(framework.points["score"])
+        self._verdicts = _Caches()
+        self._with_nominated = _Caches()
+        self._raw_scores = _Caches()
+        self._victims = _Caches()
+        self._attrs_key: tuple[int, int] = (-1, -1)
+        self._names: list[str] = []
+        self._labels: list[Any] = []
+        # The last feasible list pass_filters returned and the snapshot positions of its nodes.
+        self._feasible: list[NodeInfo] | None = None
+        self._feasible_slots: list[int] = []
+        self._signature_pod: Pod | None = None
+        self._signature: Signature | None = None
+
+    # ------------------------------------------------------------------ helpers
+
+    def _pod_signature(self, pod: Pod) -> Signature | None:
+        if self._signature_pod is not pod:
+            self._signature = pod_signature(pod)
+            self._signature_pod = pod
+        return self._signature
+
+    def _node_attrs(self, snapshot: Snapshot, all_nodes: list[NodeInfo]) -> tuple[list[str], list[Any]]:
+        """Each node's name and labels, in nodes() order: they only change with the snapshot's epoch."""
+        key = (id(snapshot), snapshot.epoch)
+        if key != self._attrs_key or len(self._names) != len(all_nodes):
+            self._names = [info.node.metadata.name for info in all_nodes]
+            self._labels = [info.node.metadata.labels for info in all_nodes]
+            self._attrs_key = key
+        return self._names, self._labels
+
+    # ------------------------------------------------------------------ Filter
+
+    def pass_filters(
+        self,
+        snapshot: Snapshot,
+        state: CycleState,
+        pod: Pod,
+        node_statuses: dict[str, Status],
+        unschedulable_plugins: set[str],
+        nodes: list[NodeInfo],
+        start: int,
+        to_find: int,
+    ) -> tuple[list[NodeInfo], int] | None:
+        """find_nodes_that_pass_filters' loop: (feasible, processed), or None (before any effect)
+        when this cycle uses something the fast path does not cover."""
+        skip = state.skip_filter_plugins
+        local: list[Any] = []
+        global_plugins: list[Any] = []
+        for plugin in self._filters:
+            if plugin.name in skip:
+                continue
+            kind = type(plugin)
+            if kind in _LOCAL_FILTERS:
+                if global_plugins:
+                    return None  # a node-local plugin after a cluster-wide one: keep the generic order
+                local.append(plugin)
+            elif kind is PodTopologySpread or kind is InterPodAffinity:
+                global_plugins.append(plugin)
+            else:
+                return None
+        signature = self._pod_signature(pod)
+        if signature is None:
+            return None
+        all_nodes = snapshot.nodes()
+        index = snapshot.node_index()
+        verdicts = self._verdicts.get(
+            (signature, tuple(plugin.name for plugin in local)), snapshot, len(all_nodes), index
+        )
+        names_of, labels_of = self._node_attrs(snapshot, all_nodes)
+        checks = self._global_checks(state, global_plugins)
+
+        # Nodes where nominated pods count for this pod get the generic two-pass filter. Without
+        # cluster-wide plugins its verdict is kept too, for as long as the node and those pods stay.
+        framework = self.framework
+        nominated = self._nominated(pod)
+        with_nominated: list[Any] | None = None
+        if nominated and checks is None:
+            with_nominated = self._with_nominated.get(
+                (signature, tuple(plugin.name for plugin in local)), snapshot, len(all_nodes), index
+            )
+
+        count = len(nodes)
+        positions = None if nodes is all_nodes else [index[node.node.name] for node in nodes]
+        feasible: list[NodeInfo] = []
+        feasible_slots: list[int] = []
+        found = 0
+        processed = 0
+        # Windows of as many nodes as are still to be found: none of them can overshoot the early
+        # stop, so each window is looked up with list operations and walked only where needed.
+        while processed < count and found < to_find:
+            take = min(to_find - found, count - processed)
+            low = (start + processed) % count
+            high = low + take
+            if high <= count:
+                window = nodes[low:high]
+                slots = list(range(low, high)) if positions is None else positions[low:high]
+            else:
+                window = nodes[low:] + nodes[: high - count]
+                slots = (
+                    list(range(low, count)) + list(range(high - count))
+                    if positions is None
+                    else positions[low:] + positions[: high - count]
+                )
+            statuses = [verdicts[slot] for slot in slots]
+            if _MISSING in statuses:
+                for i, status in enumerate(statuses):
+                    if status is not _MISSING:
+                        continue
+                    node = window[i]
+                    status = None
+                    for plugin in local:
+                        result = plugin.filter(state, pod, node)
+                        if result.code is not Code.Success:
+                            status = _wrap(plugin.name, result)
+                            break
+                    statuses[i] = status
+                    if status is not None and status.code is Code.Error:
+                        take = i + 1  # the generic loop stops here: so does the window
+                        window, slots, statuses = window[:take], slots[:take], statuses[:take]
+                        break
+                    verdicts[slots[i]] = status
+            processed += take
+            if checks is None and not nominated and statuses.count(None) == take:
+                feasible += window
+                feasible_slots += slots
+                found += take
+                continue
+            for node, slot, status in zip(window, slots, statuses, strict=True):
+                if nominated and (counted := nominated.get(names_of[slot])) is not None:
+                    kept = with_nominated[slot] if with_nominated is not None else _MISSING
+                    if kept is not _MISSING and kept[0] == counted:
+                        status = kept[1]
+                    else:
+                        status = framework.run_filter_with_nominated_pods(state, pod, node)
+                        if status.code is Code.Success:
+                            status = None
+                        if with_nominated is not None and (status is None or status.code is not Code.Error):
+                            with_nominated[slot] = (counted, status)
+                elif status is None and checks is not None:
+                    status = checks(node, labels_of[slot])
+                if status is None:
+                    feasible.append(node)
+                    feasible_slots.append(slot)
+                    found += 1
+                elif status.code is Code.Error:
+                    raise SchedulingError(status.message)
+                else:
+                    node_statuses[names_of[slot]] = status
+                    if status.plugin:
+                        unschedulable_plugins.add(status.plugin)
+        self._feasible = feasible
+        self._feasible_slots = feasible_slots
+        return feasible, processed
+
+    def _nominated(self, pod: Pod) -> dict[str, tuple[PodInfo, ...]]:
+        """Per node, the nominated pods that count for ``pod`` (RunFilterPluginsWithNominatedPods)."""
+        nominator = self.framework.handle.nominator
+        found: dict[str, tuple[PodInfo, ...]] = {}
+        if nominator:
+            priority = pod.priority
+            key = pod.key
+            for name, infos in nominator.by_node().items():
+                counted = tuple(info for info in infos if info.pod.priority >= priority and info.pod.key != key)
+                if counted:
+                    found[name] = counted
+        return found
+
+    def victims_cache(
+        self, snapshot: Snapshot, state: CycleState, pod: Pod, pdbs: Sequence[Any]
+    ) -> "VictimsCache | None":
+        """Kept SelectVictimsOnNode results for this preemption attempt's dry run, or None when they
+        cannot be kept: PodDisruptionBudgets, or a Filter plugin other than the node-local ones."""
+        if pdbs:
+            return None
+        skip = state.skip_filter_plugins
+        active = []
+        for plugin in self._filters:
+            if plugin.name in skip:
+                continue
+            if type(plugin) not in _LOCAL_FILTERS:
+                return None
+            active.append(plugin.name)
+        signature = self._pod_signature(pod)
+        if signature is None:
+            return None
+        all_nodes = snapshot.nodes()
+        index = snapshot.node_index()
+        values = self._victims.get((signature, tuple(active), pod.priority), snapshot, len(all_nodes), index)
+        return VictimsCache(values, index, self._nominated(pod))
+
+    def _global_checks(self, state: CycleState, plugins: list[Any]) -> Callable[[NodeInfo, Any], Status | None] | None:
+        """One function checking every cluster-wide Filter plugin of the cycle, in order, on a node
+        that passed the node-local ones; None when there are none."""
+        if not plugins:
+            return None
+        steps: list[Callable[[NodeInfo, Any], Status | None]] = []
+        for plugin in plugins:
+            if type(plugin) is PodTopologySpread:
+                steps.append(self._spread_check(state, plugin))
+            else:
+                steps.append(self._affinity_check(state, plugin))
+        if len(steps) == 1:
+            return steps[0]
+
+        def check(node: NodeInfo, labels: Any) -> Status | None:
+            for step in steps:
+                status = step(node, labels)
+                if status is not None:
+                    return status
+            return None
+
+        return check
+
+    def _spread_check(self, state: CycleState, plugin: PodTopologySpread) -> Callable[[NodeInfo, Any], Status | None]:
+        s = state.get(pts_module.PRE_FILTER_KEY)
+        if not isinstance(s, SpreadPreFilterState):
+            failure = _wrap(plugin.name, pts_module._PRE_FILTER_STATE_NOT_FOUND)
+            return lambda node, labels: failure
+        label_missing = pts_module._NODE_LABEL_NOT_MATCH.with_plugin(plugin.name)
+        too_skewed = pts_module._CONSTRAINTS_NOT_MATCH.with_plugin(plugin.name)
+        limits = []
+        for hard in s.constraints:
+            minimum = hard.minimum if len(hard.counts) >= hard.min_domains else 0
+            # counts + self_match - minimum > max_skew, rearranged
+            limits.append((hard.topology_key, hard.counts, hard.max_skew + minimum - hard.self_match))
+        if len(limits) == 1:
+            key, counts, limit = limits[0]
+
+            def check_one(node: NodeInfo, labels: Any) -> Status | None:
+                value = labels.get(key)
+                if value is None:
+                    return label_missing
+                if counts.get(value, 0) > limit:
+                    return too_skewed
+                return None
+
+            return check_one
+
+        def check(node: NodeInfo, labels: Any) -> Status | None:
+            for key, counts, limit in limits:
+                value = labels.get(key)
+                if value is None:
+                    return label_missing
+                if counts.get(value, 0) > limit:
+                    return too_skewed
+            return None
+
+        return check
+
+    def _affinity_check(self, state: CycleState, plugin: InterPodAffinity) -> Callable[[NodeInfo, Any], Status | None]:
+        pre_filter = state.get(ipa_module.PRE_FILTER_KEY)
+        if not isinstance(pre_filter, AffinityPreFilterState):
+            failure = _wrap(plugin.name, ipa_module._not_found(ipa_module.PRE_FILTER_KEY))
+            return lambda node, labels: failure
+        affinity_rejected = ipa_module._AFFINITY_REJECTED.with_plugin(plugin.name)
+        anti_affinity_rejected = ipa_module._ANTI_AFFINITY_REJECTED.with_plugin(plugin.name)
+        existing_rejected = ipa_module._EXISTING_ANTI_AFFINITY_REJECTED.with_plugin(plugin.name)
+        affinity = pre_filter.satisfies_pod_affinity if pre_filter.affinity_terms else None
+        anti_affinity = pre_filter.satisfies_pod_anti_affinity if pre_filter.anti_affinity_counts else None
+        existing = (
+            pre_filter.satisfies_existing_pods_anti_affinity if pre_filter.existing_anti_affinity_counts else None
+        )
+
+        def check(node: NodeInfo, labels: Any) -> Status | None:
+            if affinity is not None and not affinity(labels):
+                return affinity_rejected
+            if anti_affinity is not None and not anti_affinity(labels):
+                return anti_affinity_rejected
+            if existing is not None and not existing(labels):
+                return existing_rejected
+            return None
+
+        return check
+
+    # ------------------------------------------------------------------ Score
+
+    def score(self, snapshot: Snapshot, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> LazyScores | None:
+        """Framework.run_score over the feasible nodes (PreScore has run): the weighted totals, and the
+        per-plugin scores on demand; None when the cycle needs the generic loop (which then also
+        raises whatever error there is)."""
+        framework = self.framework
+        skip = state.skip_score_plugins
+        weights = framework.score_weights
+        normalizing = framework._normalizing
+        active = [plugin for plugin in self._scores if plugin.name not in skip]
+        local = []
+        for plugin in active:
+            kind = type(plugin)
+            if kind in _LOCAL_SCORES:
+                if (plugin.name in normalizing) != (kind in _DEFAULT_NORMALIZE):
+                    return None
+                local.append(plugin)
+            elif kind is not InterPodAffinity and kind is not PodTopologySpread:
+                return None
+        signature = self._pod_signature(pod)
+        if signature is None:
+            return None
+        all_nodes = snapshot.nodes()
+        index = snapshot.node_index()
+        if nodes is self._feasible:
+            slots: list[int] = self._feasible_slots
+        else:
+            slots = [index[node.node.name] for node in nodes]
+
+        # Raw scores of the node-local plugins, kept per node, with the weighted sum of those that
+        # need no normalizing (their raw score is final; out of range, the generic loop reports it).
+        cache = self._raw_scores.get(
+            (signature, tuple(plugin.name for plugin in local)), snapshot, len(all_nodes), index
+        )
+        entries = [cache[slot] for slot in slots]
+        if _MISSING in entries:
+            plain = [
+                (position, weights[plugin.name])
+                for position, plugin in enumerate(local)
+                if type(plugin) not in _DEFAULT_NORMALIZE
+            ]
+            for i, entry in enumerate(entries):
+                if entry is not _MISSING:
+                    continue
+                node = nodes[i]
+                raw = []
+                for plugin in local:
+                    value, status = plugin.score(state, pod, node)
+                    if status.code is not Code.Success:
+                        return None
+                    raw.append(value)
+                partial = 0
+                for position, weight in plain:
+                    value = raw[position]
+                    if not MIN_NODE_SCORE <= value <= MAX_NODE_SCORE:
+                        return None
+                    partial += value * weight
+                entries[i] = cache[slots[i]] = (tuple(raw), partial)
+
+        totals = [entry[1] for entry in entries]
+        columns: dict[str, Callable[[], list[int]]] = {}
+        for position, plugin in enumerate(local):
+            kind = type(plugin)
+            if kind in _DEFAULT_NORMALIZE:
+                raw_column = [entry[0][position] for entry in entries]
+                highest = max(raw_column, default=0)
+                reverse = _DEFAULT_NORMALIZE[kind]
+                weight = weights[plugin.name]
+                if highest == 0 and reverse:
+                    # Nothing to hold against any node: every node gets the maximum.
+                    totals = list(map((MAX_NODE_SCORE * weight).__add__, totals))
+                    columns[plugin.name] = _repeat(MAX_NODE_SCORE, len(entries))
+                    continue
+                column = _default_normalize(raw_column, reverse)
+                if not _in_range(column):
+                    return None
+                totals = _add_weighted(totals, column, weight)
+                columns[plugin.name] = _constant(column)
+            else:
+                columns[plugin.name] = _column(entries, position)
+        for plugin in active:
+            kind = type(plugin)
+            if kind is InterPodAffinity:
+                labels = self._node_attrs(snapshot, all_nodes)[1]
+                global_column = self._affinity_scores(state, [labels[slot] for slot in slots])
+            elif kind is PodTopologySpread:
+                global_column = self._generic_scores(state, pod, plugin, nodes)
+            else:
+                continue
+            if global_column is None or not _in_range(global_column):
+                return None
+            totals = _add_weighted(totals, global_column, weights[plugin.name])
+            columns[plugin.name] = _constant(global_column)
+        plugins = [plugin.name for plugin in active]
+        return LazyScores(nodes, plugins, [columns[name] for name in plugins], totals)
+
+    @staticmethod
+    def _affinity_scores(state: CycleState, labels_list: list[Any]) -> list[int] | None:
+        """InterPodAffinity's Score and NormalizeScore, inlined."""
+        pre_score = state.get(ipa_module.PRE_SCORE_KEY)
+        if not isinstance(pre_score, AffinityPreScoreState):
+            return None
+        keys = pre_score.keys
+        topology_score = pre_score.topology_score
+        if len(keys) == 1:
+            (key,) = keys
+            get = topology_score.get
+            scores = [get((key, value), 0) if (value := labels.get(key)) is not None else 0 for labels in labels_list]
+        else:
+            scores = []
+            for labels in labels_list:
+                total = 0
+                for key in keys:
+                    value = labels.get(key)
+                    if value is not None:
+                        total += topology_score.get((key, value), 0)
+                scores.append(total)
+        if keys:
+            scores = _affinity_normalize(scores)
+        return scores
+
+    def _generic_scores(self, state: CycleState, pod: Pod, plugin: Any, nodes: list[NodeInfo]) -> list[int] | None:
+        """A plugin's Score on every node and its NormalizeScore, as Framework.run_score calls them."""
+        scores = []
+        for node in nodes:
+            value, status = plugin.score(state, pod, node)
+            if status.code is not Code.Success:
+                return None
+            scores.append(NodeScore(node.node.name, value))
+        if plugin.name in self.framework._normalizing and not plugin.normalize_score(state, pod, scores).is_success:
+            return None
+        return [entry.score for entry in scores]
+
+
+def _in_range(column: list[int]) -> bool:
+    return not column or (min(column) >= MIN_NODE_SCORE and max(column) <= MAX_NODE_SCORE)
+
+
+def _add_weighted(totals: list[int], column: list[int], weight: int) -> list[int]:
+    if weight == 1:
+        return list(map(add, totals, column))
+    return [total + score * weight for total, score in zip(totals, column, strict=True)]
+
+
+def _repeat(value: int, count: int) -> Callable[[], list[int]]:
+    return lambda: [value] * count
+
+
+def _constant(column: list[int]) -> Callable[[], list[int]]:
+    return lambda: column
+
+
+def _column(entries: list[Any], position: int) -> Callable[[], list[int]]:
+    return lambda: [entry[0][position] for entry in entries]
