@@ -69,6 +69,7 @@ function apply(event) {
 function seekTo(target) {
   target = Math.max(0, Math.min(target, run.events.length));
   if (target < position) {
+    chips.clear();
     pods = new Map();
     nodes = new Map();
     position = 0;
@@ -159,14 +160,20 @@ function renderPods() {
   if (queue) queue.replaceChildren(...pending.map(podChip));
 }
 
+const chips = new Map(); // pod key -> its element, reused so only new pods animate in
+
 function podChip(pod) {
-  const item = document.createElement("li");
+  let item = chips.get(pod.key);
+  if (!item) {
+    item = document.createElement("li");
+    item.dataset.podKey = pod.key;
+    item.tabIndex = 0;
+    item.setAttribute("role", "button");
+    chips.set(pod.key, item);
+  }
   item.className = `pod phase-${pod.phase}${pod.deleting ? " deleting" : ""}${pod.ready ? " ready" : ""}`;
   item.textContent = pod.name;
   item.title = `${pod.key} · ${pod.phase}${pod.ready ? " · Ready" : ""}${pod.deleting ? " · Terminating" : ""}${pod.owner ? " · " + pod.owner : ""}`;
-  item.dataset.podKey = pod.key;
-  item.tabIndex = 0;
-  item.setAttribute("role", "button");
   if (pod.owner) item.style.setProperty("--owner-hue", ownerHue(pod.owner));
   return item;
 }

@@ -17,9 +17,27 @@ from playground.scenarios import create_scenario, snapshot, validate_workload
 GALLERY_DIR = Path(__file__).resolve().parents[2] / "gallery"
 
 
+def _node_row(document: dict[str, Any]) -> dict[str, Any]:
+    metadata = document.get("metadata") or {}
+    status = document.get("status") or {}
+    spec = document.get("spec") or {}
+    capacity = status.get("capacity") or status.get("allocatable") or {}
+    return {
+        "name": metadata["name"],
+        "labels": metadata.get("labels") or {},
+        "taints": spec.get("taints") or [],
+        "capacity": {str(k): str(v) for k, v in capacity.items()},
+        "unschedulable": bool(spec.get("unschedulable")),
+    }
+
+
 def split_gallery_file(text: str) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
-    """(the Scenario header, the nodes as board rows, the workload YAML as written)."""
-    chunks = [chunk for chunk in text.split("\n---\n")]
+    """(the Scenario header, the nodes as board rows, the workload YAML as written).
+
+    Node documents (also inside a v1 List) go to the board; every other document stays in the
+    workload exactly as written, comments included, except that a List's other items are re-written.
+    """
+    chunks = text.split("\n---\n")
     header = yaml.safe_load(chunks[0]) or {}
     if header.get("kind") != "Scenario":
         raise ValueError("the first document must be kind: Scenario")
@@ -28,16 +46,15 @@ def split_gallery_file(text: str) -> tuple[dict[str, Any], list[dict[str, Any]],
     for chunk in chunks[1:]:
         document = yaml.safe_load(chunk)
         if isinstance(document, dict) and document.get("kind") == "Node":
-            metadata = document.get("metadata") or {}
-            nodes.append(
-                {
-                    "name": metadata["name"],
-                    "labels": metadata.get("labels") or {},
-                    "taints": (document.get("spec") or {}).get("taints") or [],
-                    "capacity": {k: str(v) for k, v in ((document.get("status") or {}).get("capacity") or {}).items()},
-                    "unschedulable": bool((document.get("spec") or {}).get("unschedulable")),
-                }
-            )
+            nodes.append(_node_row(document))
+        elif isinstance(document, dict) and document.get("kind") == "List":
+            others = []
+            for item in document.get("items") or []:
+                if isinstance(item, dict) and item.get("kind") == "Node":
+                    nodes.append(_node_row(item))
+                else:
+                    others.append(item)
+            workload.extend(yaml.safe_dump(item, sort_keys=False).rstrip("\n") for item in others)
         elif chunk.strip():
             workload.append(chunk.strip("\n"))
     return header, nodes, "\n---\n".join(workload) + ("\n" if workload else "")
