@@ -52,29 +52,42 @@ class Kubelet:
         self.ctx = ctx
         self._starting: set[str] = set()  # uids with a start timer
         self._stopping: set[str] = set()  # uids with a removal timer
+        self._pods_by_node: dict[str, set[str]] = {}
 
     def on_change(self, change: Change) -> None:
         if change.kind == "Pod":
+            self._index(change)
             pod = change.new
             if change.type is ChangeType.DELETED or pod is None:
                 return
             self._consider(pod)
-        elif (
-            change.kind == "Node"
-            and change.type is ChangeType.MODIFIED
-            and change.new.status.ready
-            and not change.old.status.ready
-        ):
-            for pod in self.ctx.cluster.objects("Pod"):
-                if pod.spec.node_name == change.new.name:
+        elif change.kind == "Node" and change.type is ChangeType.MODIFIED:
+            # Any node update may mean its kubelet is back (Ready again, or restarted before the
+            # control plane noticed): look at its pods again. _consider is idempotent.
+            for key in list(self._pods_by_node.get(change.new.name, ())):
+                pod = self.ctx.cluster.get("Pod", key)
+                if pod is not None:
                     self._consider(pod)
+
+    def _index(self, change: Change) -> None:
+        old, new = change.old, change.new
+        if old is not None and old.spec.node_name:
+            self._pods_by_node.get(old.spec.node_name, set()).discard(old.key)
+        if new is not None and new.spec.node_name:
+            self._pods_by_node.setdefault(new.spec.node_name, set()).add(new.key)
 
     def sync(self) -> bool:
         return False  # all of the kubelet's work runs on timers
 
     def _node_ready(self, pod: Pod) -> bool:
+        """The pod's kubelet is up: its node is Ready and has not been taken down (a stopped kubelet
+        does nothing from the moment it stops, before the control plane notices it)."""
         node = self.ctx.cluster.get("Node", pod.spec.node_name)
-        return node is not None and bool(node.status.ready)
+        if node is None or not node.status.ready:
+            return False
+        find = getattr(self.ctx, "controller", None)
+        lifecycle = find("node-lifecycle") if find is not None else None
+        return not (lifecycle is not None and lifecycle.is_stopped(node.name))
 
     def _consider(self, pod: Pod) -> None:
         if not pod.spec.node_name or not self._node_ready(pod):

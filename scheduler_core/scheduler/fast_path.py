@@ -26,7 +26,8 @@ says so before doing anything and the scheduler runs the generic loops instead.
 
 import random
 from collections.abc import Callable, Hashable, Sequence
-from operator import add
+from itertools import repeat
+from operator import add, mul
 from typing import Any
 
 from scheduler_core.api.types import Pod
@@ -196,6 +197,80 @@ class VictimsCache:
         self._values[self._index[name]] = (self._nominated.get(name, ()), result)
 
 
+# A window step: (window nodes, their snapshot positions, their statuses so far), filling in the
+# statuses of nodes still passing (None) that the step rejects.
+Step = Callable[[list[NodeInfo], list[int], list[Status | None]], None]
+
+
+def _fail_all(status: Status) -> Step:
+    def step(window: list[NodeInfo], slots: list[int], statuses: list[Status | None]) -> None:
+        for i, current in enumerate(statuses):
+            if current is None:
+                statuses[i] = status
+
+    return step
+
+
+def _spread_step(
+    values: list[Any], counts: dict[str, int], limit: int, label_missing: Status, too_skewed: Status
+) -> Step:
+    def step(window: list[NodeInfo], slots: list[int], statuses: list[Status | None]) -> None:
+        domains = list(map(values.__getitem__, slots))
+        found = list(map(counts.get, domains, repeat(0)))
+        if None in domains:
+            for i, domain in enumerate(domains):
+                if domain is None and statuses[i] is None:
+                    statuses[i] = label_missing
+        if found and max(found) > limit:
+            for i, count in enumerate(found):
+                if count > limit and statuses[i] is None:
+                    statuses[i] = too_skewed
+
+    return step
+
+
+def _affinity_step(pairs: list[Any], counts: dict[Any, int], anywhere: bool, rejected: Status) -> Step:
+    """satisfyPodAffinity for terms sharing one topology key: the node has the key, and matching pods
+    are in its domain, unless no pod matches anywhere and the pod matches its own terms."""
+
+    def step(window: list[NodeInfo], slots: list[int], statuses: list[Status | None]) -> None:
+        domains = list(map(pairs.__getitem__, slots))
+        if anywhere:
+            if None in domains:
+                for i, pair in enumerate(domains):
+                    if pair is None and statuses[i] is None:
+                        statuses[i] = rejected
+            return
+        found = list(map(counts.get, domains, repeat(0)))
+        if found and min(found) <= 0:
+            for i, count in enumerate(found):
+                if count <= 0 and statuses[i] is None:
+                    statuses[i] = rejected
+
+    return step
+
+
+def _anti_affinity_step(key_pairs: list[list[Any]], counts: dict[Any, int], rejected: Status) -> Step:
+    def step(window: list[NodeInfo], slots: list[int], statuses: list[Status | None]) -> None:
+        for pairs in key_pairs:
+            found = list(map(counts.get, map(pairs.__getitem__, slots), repeat(0)))
+            if found and max(found) > 0:
+                for i, count in enumerate(found):
+                    if count > 0 and statuses[i] is None:
+                        statuses[i] = rejected
+
+    return step
+
+
+def _per_node_step(labels: list[Any], satisfied: Callable[[Any], bool], rejected: Status) -> Step:
+    def step(window: list[NodeInfo], slots: list[int], statuses: list[Status | None]) -> None:
+        for i, slot in enumerate(slots):
+            if statuses[i] is None and not satisfied(labels[slot]):
+                statuses[i] = rejected
+
+    return step
+
+
 def _wrap(plugin_name: str, status: Status) -> Status:
     """What Framework.run_filter makes of a plugin's failed Filter status."""
     if not status.is_rejected:
@@ -275,11 +350,14 @@ class FastPath:
         self.framework = framework
         self._filters = list(framework.points["filter"])
         self._scores = list(framework.points["score"])
+        # Cycles run by the fused loops and cycles handed back to the generic ones (for tests and profiling).
+        self.counts: dict[str, int] = dict.fromkeys(("filter", "filter_fallback", "score", "score_fallback"), 0)
         self._verdicts = _Caches()
         self._with_nominated = _Caches()
         self._raw_scores = _Caches()
         self._victims = _Caches()
-        self._attrs_key: tuple[int, int] = (-1, -1)
+        self._attrs_key: tuple[Snapshot | None, int] = (None, -1)
+        self._values_by_key: dict[str, tuple[list[Any], list[Any]]] = {}
         self._names: list[str] = []
         self._labels: list[Any] = []
         # The last feasible list pass_filters returned and the snapshot positions of its nodes.
@@ -298,16 +376,34 @@ class FastPath:
 
     def _node_attrs(self, snapshot: Snapshot, all_nodes: list[NodeInfo]) -> tuple[list[str], list[Any]]:
         """Each node's name and labels, in nodes() order: they only change with the snapshot's epoch."""
-        key = (id(snapshot), snapshot.epoch)
-        if key != self._attrs_key or len(self._names) != len(all_nodes):
+        known_snapshot, known_epoch = self._attrs_key
+        if known_snapshot is not snapshot or known_epoch != snapshot.epoch or len(self._names) != len(all_nodes):
             self._names = [info.node.metadata.name for info in all_nodes]
             self._labels = [info.node.metadata.labels for info in all_nodes]
-            self._attrs_key = key
+            self._values_by_key = {}
+            self._attrs_key = (snapshot, snapshot.epoch)
         return self._names, self._labels
 
     # ------------------------------------------------------------------ Filter
 
     def pass_filters(
+        self,
+        snapshot: Snapshot,
+        state: CycleState,
+        pod: Pod,
+        node_statuses: dict[str, Status],
+        unschedulable_plugins: set[str],
+        nodes: list[NodeInfo],
+        start: int,
+        to_find: int,
+    ) -> tuple[list[NodeInfo], int] | None:
+        """find_nodes_that_pass_filters' loop: (feasible, processed), or None (before any effect)
+        when this cycle uses something the fast path does not cover."""
+        found = self._pass_filters(snapshot, state, pod, node_statuses, unschedulable_plugins, nodes, start, to_find)
+        self.counts["filter" if found is not None else "filter_fallback"] += 1
+        return found
+
+    def _pass_filters(
         self,
         snapshot: Snapshot,
         state: CycleState,
@@ -343,15 +439,15 @@ class FastPath:
         verdicts = self._verdicts.get(
             (signature, tuple(plugin.name for plugin in local)), snapshot, len(all_nodes), index
         )
-        names_of, labels_of = self._node_attrs(snapshot, all_nodes)
-        checks = self._global_checks(state, global_plugins)
+        names_of = self._node_attrs(snapshot, all_nodes)[0]
+        steps = self._global_steps(state, global_plugins, snapshot, all_nodes)
 
         # Nodes where nominated pods count for this pod get the generic two-pass filter. Without
         # cluster-wide plugins its verdict is kept too, for as long as the node and those pods stay.
         framework = self.framework
         nominated = self._nominated(pod)
         with_nominated: list[Any] | None = None
-        if nominated and checks is None:
+        if nominated and not steps:
             with_nominated = self._with_nominated.get(
                 (signature, tuple(plugin.name for plugin in local)), snapshot, len(all_nodes), index
             )
@@ -397,7 +493,9 @@ class FastPath:
                         break
                     verdicts[slots[i]] = status
             processed += take
-            if checks is None and not nominated and statuses.count(None) == take:
+            for step in steps:
+                step(window, slots, statuses)
+            if not nominated and statuses.count(None) == take:
                 feasible += window
                 feasible_slots += slots
                 found += take
@@ -413,8 +511,6 @@ class FastPath:
                             status = None
                         if with_nominated is not None and (status is None or status.code is not Code.Error):
                             with_nominated[slot] = (counted, status)
-                elif status is None and checks is not None:
-                    status = checks(node, labels_of[slot])
                 if status is None:
                     feasible.append(node)
                     feasible_slots.append(slot)
@@ -465,89 +561,84 @@ class FastPath:
         values = self._victims.get((signature, tuple(active), pod.priority), snapshot, len(all_nodes), index)
         return VictimsCache(values, index, self._nominated(pod))
 
-    def _global_checks(self, state: CycleState, plugins: list[Any]) -> Callable[[NodeInfo, Any], Status | None] | None:
-        """One function checking every cluster-wide Filter plugin of the cycle, in order, on a node
-        that passed the node-local ones; None when there are none."""
-        if not plugins:
-            return None
-        steps: list[Callable[[NodeInfo, Any], Status | None]] = []
+    def _by_key(self, snapshot: Snapshot, all_nodes: list[NodeInfo], key: str) -> tuple[list[Any], list[Any]]:
+        """Per node (nodes() order): its value of the label ``key`` (None without it), and the pair
+        (key, value) (None without it); kept for the snapshot's epoch."""
+        self._node_attrs(snapshot, all_nodes)  # resets the per-epoch lists when the epoch moved
+        known = self._values_by_key.get(key)
+        if known is None:
+            values = [labels.get(key) for labels in self._labels]
+            pairs = [None if value is None else (key, value) for value in values]
+            known = self._values_by_key[key] = (values, pairs)
+        return known
+
+    def _global_steps(
+        self, state: CycleState, plugins: list[Any], snapshot: Snapshot, all_nodes: list[NodeInfo]
+    ) -> list[Step]:
+        """For each cluster-wide Filter plugin of the cycle, in order, a step that gives each node of a
+        window still passing (None) its verdict: what the plugin's Filter would return, wrapped as
+        Framework.run_filter does."""
+        steps: list[Step] = []
         for plugin in plugins:
             if type(plugin) is PodTopologySpread:
-                steps.append(self._spread_check(state, plugin))
+                steps.extend(self._spread_steps(state, plugin, snapshot, all_nodes))
             else:
-                steps.append(self._affinity_check(state, plugin))
-        if len(steps) == 1:
-            return steps[0]
+                steps.extend(self._affinity_steps(state, plugin, snapshot, all_nodes))
+        return steps
 
-        def check(node: NodeInfo, labels: Any) -> Status | None:
-            for step in steps:
-                status = step(node, labels)
-                if status is not None:
-                    return status
-            return None
-
-        return check
-
-    def _spread_check(self, state: CycleState, plugin: PodTopologySpread) -> Callable[[NodeInfo, Any], Status | None]:
+    def _spread_steps(
+        self, state: CycleState, plugin: PodTopologySpread, snapshot: Snapshot, all_nodes: list[NodeInfo]
+    ) -> list[Step]:
+        """PodTopologySpread's Filter: per constraint in turn, the node's domain must exist and its
+        count (plus the pod itself, less the minimum) stay within maxSkew."""
         s = state.get(pts_module.PRE_FILTER_KEY)
         if not isinstance(s, SpreadPreFilterState):
-            failure = _wrap(plugin.name, pts_module._PRE_FILTER_STATE_NOT_FOUND)
-            return lambda node, labels: failure
+            return [_fail_all(_wrap(plugin.name, pts_module._PRE_FILTER_STATE_NOT_FOUND))]
         label_missing = pts_module._NODE_LABEL_NOT_MATCH.with_plugin(plugin.name)
         too_skewed = pts_module._CONSTRAINTS_NOT_MATCH.with_plugin(plugin.name)
-        limits = []
+        steps: list[Step] = []
         for hard in s.constraints:
             minimum = hard.minimum if len(hard.counts) >= hard.min_domains else 0
             # counts + self_match - minimum > max_skew, rearranged
-            limits.append((hard.topology_key, hard.counts, hard.max_skew + minimum - hard.self_match))
-        if len(limits) == 1:
-            key, counts, limit = limits[0]
+            limit = hard.max_skew + minimum - hard.self_match
+            values = self._by_key(snapshot, all_nodes, hard.topology_key)[0]
+            steps.append(_spread_step(values, hard.counts, limit, label_missing, too_skewed))
+        return steps
 
-            def check_one(node: NodeInfo, labels: Any) -> Status | None:
-                value = labels.get(key)
-                if value is None:
-                    return label_missing
-                if counts.get(value, 0) > limit:
-                    return too_skewed
-                return None
-
-            return check_one
-
-        def check(node: NodeInfo, labels: Any) -> Status | None:
-            for key, counts, limit in limits:
-                value = labels.get(key)
-                if value is None:
-                    return label_missing
-                if counts.get(value, 0) > limit:
-                    return too_skewed
-            return None
-
-        return check
-
-    def _affinity_check(self, state: CycleState, plugin: InterPodAffinity) -> Callable[[NodeInfo, Any], Status | None]:
+    def _affinity_steps(
+        self, state: CycleState, plugin: InterPodAffinity, snapshot: Snapshot, all_nodes: list[NodeInfo]
+    ) -> list[Step]:
+        """InterPodAffinity's Filter: the incoming pod's affinity, its anti-affinity, then existing
+        pods' anti-affinity, each looked up by the node's (topology key, value) pairs."""
         pre_filter = state.get(ipa_module.PRE_FILTER_KEY)
         if not isinstance(pre_filter, AffinityPreFilterState):
-            failure = _wrap(plugin.name, ipa_module._not_found(ipa_module.PRE_FILTER_KEY))
-            return lambda node, labels: failure
-        affinity_rejected = ipa_module._AFFINITY_REJECTED.with_plugin(plugin.name)
-        anti_affinity_rejected = ipa_module._ANTI_AFFINITY_REJECTED.with_plugin(plugin.name)
-        existing_rejected = ipa_module._EXISTING_ANTI_AFFINITY_REJECTED.with_plugin(plugin.name)
-        affinity = pre_filter.satisfies_pod_affinity if pre_filter.affinity_terms else None
-        anti_affinity = pre_filter.satisfies_pod_anti_affinity if pre_filter.anti_affinity_counts else None
-        existing = (
-            pre_filter.satisfies_existing_pods_anti_affinity if pre_filter.existing_anti_affinity_counts else None
-        )
-
-        def check(node: NodeInfo, labels: Any) -> Status | None:
-            if affinity is not None and not affinity(labels):
-                return affinity_rejected
-            if anti_affinity is not None and not anti_affinity(labels):
-                return anti_affinity_rejected
-            if existing is not None and not existing(labels):
-                return existing_rejected
-            return None
-
-        return check
+            return [_fail_all(_wrap(plugin.name, ipa_module._not_found(ipa_module.PRE_FILTER_KEY)))]
+        steps: list[Step] = []
+        if pre_filter.affinity_terms:
+            rejected = ipa_module._AFFINITY_REJECTED.with_plugin(plugin.name)
+            keys = pre_filter.affinity_keys
+            if len(keys) == 1:
+                pairs = self._by_key(snapshot, all_nodes, keys[0])[1]
+                counts = pre_filter.affinity_counts
+                anywhere = not counts and pre_filter.matches_own_affinity
+                steps.append(_affinity_step(pairs, counts, anywhere, rejected))
+            else:
+                labels = self._node_attrs(snapshot, all_nodes)[1]
+                steps.append(_per_node_step(labels, pre_filter.satisfies_pod_affinity, rejected))
+        for counts, keys, status in (
+            (pre_filter.anti_affinity_counts, pre_filter.anti_affinity_keys, ipa_module._ANTI_AFFINITY_REJECTED),
+            (
+                pre_filter.existing_anti_affinity_counts,
+                tuple(pre_filter.existing_keys),
+                ipa_module._EXISTING_ANTI_AFFINITY_REJECTED,
+            ),
+        ):
+            if counts:
+                # No matching pod in the node's domain of any of the keys (a positive count fails).
+                rejected = status.with_plugin(plugin.name)
+                key_pairs = [self._by_key(snapshot, all_nodes, key)[1] for key in keys]
+                steps.append(_anti_affinity_step(key_pairs, counts, rejected))
+        return steps
 
     # ------------------------------------------------------------------ Score
 
@@ -555,6 +646,11 @@ class FastPath:
         """Framework.run_score over the feasible nodes (PreScore has run): the weighted totals, and the
         per-plugin scores on demand; None when the cycle needs the generic loop (which then also
         raises whatever error there is)."""
+        scored = self._score(snapshot, state, pod, nodes)
+        self.counts["score" if scored is not None else "score_fallback"] += 1
+        return scored
+
+    def _score(self, snapshot: Snapshot, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> LazyScores | None:
         framework = self.framework
         skip = state.skip_score_plugins
         weights = framework.score_weights
@@ -633,8 +729,7 @@ class FastPath:
         for plugin in active:
             kind = type(plugin)
             if kind is InterPodAffinity:
-                labels = self._node_attrs(snapshot, all_nodes)[1]
-                global_column = self._affinity_scores(state, [labels[slot] for slot in slots])
+                global_column = self._affinity_scores(state, snapshot, all_nodes, slots)
             elif kind is PodTopologySpread:
                 global_column = self._generic_scores(state, pod, plugin, nodes)
             else:
@@ -646,30 +741,24 @@ class FastPath:
         plugins = [plugin.name for plugin in active]
         return LazyScores(nodes, plugins, [columns[name] for name in plugins], totals)
 
-    @staticmethod
-    def _affinity_scores(state: CycleState, labels_list: list[Any]) -> list[int] | None:
-        """InterPodAffinity's Score and NormalizeScore, inlined."""
+    def _affinity_scores(
+        self, state: CycleState, snapshot: Snapshot, all_nodes: list[NodeInfo], slots: list[int]
+    ) -> list[int] | None:
+        """InterPodAffinity's Score (the summed weights of the node's topology pairs) and NormalizeScore."""
         pre_score = state.get(ipa_module.PRE_SCORE_KEY)
         if not isinstance(pre_score, AffinityPreScoreState):
             return None
         keys = pre_score.keys
+        if not keys:
+            return [0] * len(slots)  # nothing to add up, and NormalizeScore leaves the zeros
         topology_score = pre_score.topology_score
-        if len(keys) == 1:
-            (key,) = keys
-            get = topology_score.get
-            scores = [get((key, value), 0) if (value := labels.get(key)) is not None else 0 for labels in labels_list]
-        else:
-            scores = []
-            for labels in labels_list:
-                total = 0
-                for key in keys:
-                    value = labels.get(key)
-                    if value is not None:
-                        total += topology_score.get((key, value), 0)
-                scores.append(total)
-        if keys:
-            scores = _affinity_normalize(scores)
-        return scores
+        scores: list[int] | None = None
+        for key in keys:
+            pairs = self._by_key(snapshot, all_nodes, key)[1]
+            column = list(map(topology_score.get, map(pairs.__getitem__, slots), repeat(0)))
+            scores = column if scores is None else list(map(add, scores, column))
+        assert scores is not None
+        return _affinity_normalize(scores)
 
     def _generic_scores(self, state: CycleState, pod: Pod, plugin: Any, nodes: list[NodeInfo]) -> list[int] | None:
         """A plugin's Score on every node and its NormalizeScore, as Framework.run_score calls them."""
@@ -691,7 +780,7 @@ def _in_range(column: list[int]) -> bool:
 def _add_weighted(totals: list[int], column: list[int], weight: int) -> list[int]:
     if weight == 1:
         return list(map(add, totals, column))
-    return [total + score * weight for total, score in zip(totals, column, strict=True)]
+    return list(map(add, totals, map(mul, column, repeat(weight))))
 
 
 def _repeat(value: int, count: int) -> Callable[[], list[int]]:

@@ -290,10 +290,11 @@ class Evaluator:
     ) -> tuple[list[Candidate], dict[str, Status], list[str]]:
         """Only nodes whose filter verdict was plain Unschedulable can be helped by evicting pods
         (NodesForStatusCode); they are listed in snapshot order."""
+        unschedulable = Code.Unschedulable
         potential = [
             node
             for node in all_nodes
-            if (status := statuses.get(node.name)) is not None and status.code is Code.Unschedulable
+            if (status := statuses.get(node.node.metadata.name)) is not None and status.code is unschedulable
         ]
         if not potential:
             return [], {}, []

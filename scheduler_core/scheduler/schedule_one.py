@@ -35,10 +35,13 @@ class Diagnosis:
     def status_of(self, node_name: str) -> Status | None:
         return self.node_statuses.get(node_name, self.absent_status)
 
-    def reason_histogram(self, all_nodes: list[NodeInfo]) -> dict[str, int]:
+    def reason_histogram(self, all_nodes: list[NodeInfo], names: list[str] | None = None) -> dict[str, int]:
+        """How many nodes each reason was given for; ``names``, the nodes' names when known."""
         counts: dict[str, int] = {}
-        for node in all_nodes:
-            status = self.status_of(node.name)
+        statuses = self.node_statuses
+        absent = self.absent_status
+        for name in names if names is not None else [node.name for node in all_nodes]:
+            status = statuses.get(name, absent)
             if status is None:
                 continue
             for reason in status.reasons:
@@ -214,7 +217,7 @@ class Scheduler:
             result.nominated_node, result.victims = self.run_post_filter(framework, state, pod, diagnosis)
             result.message = fit_error_message(
                 len(all_nodes),
-                diagnosis.reason_histogram(all_nodes),
+                diagnosis.reason_histogram(all_nodes, self.snapshot.node_names()),
                 diagnosis.pre_filter_message,
                 diagnosis.post_filter_message,
             )
@@ -249,7 +252,10 @@ class Scheduler:
         succeeded adds none and leaves its decision in the CycleState."""
         if not framework.points["postFilter"]:
             return None, ()
-        statuses = {node.name: status for node in self.snapshot.nodes() if (status := diagnosis.status_of(node.name))}
+        known, absent = diagnosis.node_statuses, diagnosis.absent_status
+        statuses = {
+            name: status for name in self.snapshot.node_names() if (status := known.get(name, absent)) is not None
+        }
         nominated, status = framework.run_post_filter(state, pod, statuses)
         diagnosis.post_filter_message = status.message
         outcome = state.get(PREEMPTION_OUTCOME_KEY)

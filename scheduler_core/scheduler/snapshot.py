@@ -263,6 +263,7 @@ class Snapshot:
         self._zones: list[_Zone] = []
         self._ordered: list[NodeInfo] | None = None
         self._index: dict[str, int] | None = None
+        self._names: list[str] | None = None
         self._with_affinity: list[NodeInfo] | None = None
         self._with_required_anti_affinity: list[NodeInfo] | None = None
         self._images: dict[str, set[str]] = {}  # image name -> nodes that have it
@@ -357,6 +358,8 @@ class Snapshot:
         info = PodInfo(pod)
         node = self.node_infos[pod.spec.node_name]
         node.add_pod(info)
+        if len(self._journal) > 4096:
+            self._trim_journal()  # bounded even when no cache reads it
         if info.has_affinity:
             self._with_affinity = None
         if info.has_required_anti_affinity:
@@ -378,6 +381,7 @@ class Snapshot:
     def _invalidate(self) -> None:
         self._ordered = None
         self._index = None
+        self._names = None
         self._with_affinity = None
         self._with_required_anti_affinity = None
         self.epoch += 1
@@ -387,12 +391,15 @@ class Snapshot:
     def journal_position(self) -> int:
         """Where the journal ends now: pass it to changed_since() later. Old entries are dropped
         from time to time; a reader that fell behind them is told to recompute everything."""
+        self._trim_journal()
+        return self._journal_base + len(self._journal)
+
+    def _trim_journal(self) -> None:
         journal = self._journal
         if len(journal) > max(4096, 4 * len(self.node_infos)):
             drop = len(journal) // 2
             del journal[:drop]
             self._journal_base += drop
-        return self._journal_base + len(journal)
 
     def changed_since(self, epoch: int, position: int) -> list[NodeInfo] | None:
         """The NodeInfos changed since (epoch, journal position), possibly repeated; None when that
@@ -403,6 +410,12 @@ class Snapshot:
         if offset < 0:
             return None
         return self._journal[offset:]
+
+    def node_names(self) -> list[str]:
+        """The names of nodes(), in that order."""
+        if self._names is None or self._ordered is None:
+            self._names = [info.node.metadata.name for info in self.nodes()]
+        return self._names
 
     def node_index(self) -> dict[str, int]:
         """Node name -> position in nodes()."""

@@ -62,6 +62,17 @@ class Lockstep:
         self.slow = Scheduler(configuration, seed=seed, fast_path=False)
         self.compared = 0
 
+    def fast_counts(self) -> dict[str, int]:
+        """How many cycles the fast scheduler's fused loops ran, and how many they handed back."""
+        total: dict[str, int] = {}
+        for framework in self.fast.frameworks.values():
+            assert framework.fast_path is not None
+            for key, value in framework.fast_path.counts.items():
+                total[key] = total.get(key, 0) + value
+        for framework in self.slow.frameworks.values():
+            assert framework.fast_path is None
+        return total
+
     @property
     def both(self) -> tuple[Scheduler, Scheduler]:
         return self.fast, self.slow
@@ -234,10 +245,44 @@ def _parsed_pod(manifest: dict[str, Any]) -> Pod:
     return pod
 
 
+HDD = {"key": "disktype", "operator": "In", "values": ["hdd"]}
+# A profile of the same plugins with other arguments and weights: still the fast path's.
+CUSTOM_PROFILE = Profile(
+    multi_point=PluginSet(
+        tuple(
+            PluginRef(ref.name, 5 if ref.name == "NodeResourcesBalancedAllocation" else ref.weight)
+            for ref in Profile().multi_point.enabled
+        )
+    ),
+    plugin_args={
+        "NodeResourcesFit": {
+            "scoringStrategy": {
+                "type": "MostAllocated",
+                "resources": [{"name": "cpu", "weight": 3}, {"name": "memory", "weight": 1}],
+            }
+        },
+        "NodeAffinity": {
+            "addedAffinity": {
+                "preferredDuringSchedulingIgnoredDuringExecution": [
+                    {"weight": 7, "preference": {"matchExpressions": [HDD]}}
+                ]
+            }
+        },
+    },
+)  # fmt: skip
+
+
 def _run_random(
-    nodes: list[dict[str, Any]], pods: list[dict[str, Any]], seed: int, percentage: int, services: bool
+    nodes: list[dict[str, Any]],
+    pods: list[dict[str, Any]],
+    seed: int,
+    percentage: int,
+    services: bool,
+    custom: bool = False,
 ) -> int:
-    configuration = SchedulerConfiguration(percentage_of_nodes_to_score=percentage)
+    configuration = SchedulerConfiguration(
+        profiles=(CUSTOM_PROFILE if custom else Profile(),), percentage_of_nodes_to_score=percentage
+    )
     lock = Lockstep(seed, configuration)
     for manifest in nodes:
         node = parse_object(manifest)
@@ -255,6 +300,8 @@ def _run_random(
         if retry is not None and retries < 6:
             retries += 1
             pending.append(retry)
+    counts = lock.fast_counts()
+    assert counts["filter_fallback"] == 0 and counts["score_fallback"] == 0, counts
     return lock.compared
 
 
@@ -264,11 +311,11 @@ def _selector() -> Any:
     return LabelSelector({"app": "web"})
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(cluster(), st.integers(0, 2**16), st.sampled_from((0, 0, 30, 100)), st.booleans())
-def test_fast_and_generic_paths_agree_on_random_clusters(data, seed, percentage, services):
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(cluster(), st.integers(0, 2**16), st.sampled_from((0, 0, 30, 100)), st.booleans(), st.booleans())
+def test_fast_and_generic_paths_agree_on_random_clusters(data, seed, percentage, services, custom):
     nodes, pods = data
-    assert _run_random(nodes, pods, seed, percentage, services) >= len(pods)
+    assert _run_random(nodes, pods, seed, percentage, services, custom) >= len(pods)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -298,12 +345,44 @@ def test_a_profile_with_unknown_plugins_falls_back_to_the_generic_loops():
         lock.add_node(node)
     for pod in _pods(WORKLOADS["SchedulingBasic"].measured_pod, 40):
         lock.settle(pod, lock.schedule(pod))
+    # NodeResourcesFit alone is covered; a profile's own weights too.
+    assert lock.fast_counts()["filter"] == 40 and lock.fast_counts()["score"] == 40
+
+
+def test_a_pod_with_claims_or_an_unknown_filter_plugin_takes_the_generic_loops():
+    from scheduler_core.scheduler.registry import DEFAULT_REGISTRY
+
+    class Picky:
+        name = "Picky"
+
+        def filter(self, state: Any, pod: Pod, node: Any) -> Any:
+            from scheduler_core.scheduler.framework import SUCCESS, unschedulable
+
+            return unschedulable("picky") if node.name.endswith("3") else SUCCESS
+
+    profile = Profile(
+        multi_point=PluginSet((*Profile().multi_point.enabled, PluginRef("Picky"))),
+    )
+    registry = {**DEFAULT_REGISTRY, "Picky": lambda args, handle: Picky()}
+    configuration = SchedulerConfiguration(profiles=(profile,))
+    fast = Scheduler(configuration, registry=registry, seed=5)
+    slow = Scheduler(configuration, registry=registry, seed=5, fast_path=False)
+    for node in make_nodes(40, ("z1", "z2")):
+        for sched in (fast, slow):
+            sched.snapshot.add_node(node)
+    for pod in _pods(WORKLOADS["SchedulingBasic"].measured_pod, 20):
+        results = [sched.schedule_pod(pod) for sched in (fast, slow)]
+        assert _snapshot_of(results[0]) == _snapshot_of(results[1])
+        for sched in (fast, slow):
+            sched.bind(pod, results[0].selected or "")
+    counts = next(iter(fast.frameworks.values())).fast_path.counts
+    assert counts["filter"] == 0 and counts["filter_fallback"] == 20 and counts["score"] == 20
 
 
 # ---------------------------------------------------------------------------- the bench workloads
 
 
-def _run_workload(name: str, init_pods: int, measured_pods: int) -> int:
+def _run_workload(name: str, init_pods: int, measured_pods: int) -> tuple[int, dict[str, int]]:
     workload = WORKLOADS[name]
     lock = Lockstep(0)
     for node in make_nodes(workload.small.nodes, workload.zones):
@@ -324,26 +403,21 @@ def _run_workload(name: str, init_pods: int, measured_pods: int) -> int:
             queue.delete(info.key)
             if retry is not None:
                 queue.add(retry, clock)
-    return lock.compared
+    return lock.compared, lock.fast_counts()
 
 
-# Upstream's 500-node sizes (bench Workload.small); the measured phase is cut where the generic
-# loops would make the suite slow, keeping every kind of cycle (preemption, nominated retries).
-BENCH_SIZES = {
-    "SchedulingBasic": (500, 300),
-    "SchedulingNodeAffinity": (500, 300),
-    "TopologySpreading": (1000, 300),
-    "SchedulingPodAntiAffinity": (100, 300),
-    "SchedulingPodAffinity": (500, 300),
-    "PreemptionBasic": (2000, 120),
-}
+# Upstream's 500-node sizes (bench Workload.small): nodes, init pods, measured pods.
+BENCH_SIZES = {name: (workload.small.init_pods, workload.small.measured_pods) for name, workload in WORKLOADS.items()}
 
 
 @pytest.mark.parametrize("name", sorted(BENCH_SIZES))
 def test_fast_and_generic_paths_agree_on_the_bench_workloads(name):
     init, measured = BENCH_SIZES[name]
     assert WORKLOADS[name].small.nodes == 500
-    assert _run_workload(name, init, measured) >= init + measured
+    compared, counts = _run_workload(name, init, measured)
+    assert compared >= init + measured
+    # Every cycle of the bench workloads is the fused loops' own.
+    assert counts["filter_fallback"] == 0 and counts["score_fallback"] == 0 and counts["filter"] > 0, counts
 
 
 def test_lazy_scores_read_like_a_list():
@@ -354,3 +428,31 @@ def test_lazy_scores_read_like_a_list():
     result = lock.fast.schedule_pod(replace(pod))
     assert len(result.scores) == 20 and len(result.feasible) == 20
     assert result.scores is result.scores  # built once
+
+
+def test_the_snapshot_journal_names_the_nodes_that_changed():
+    lock = Lockstep(0)
+    nodes = list(make_nodes(3, ("z1",)))
+    for node in nodes:
+        lock.add_node(node)
+    snapshot = lock.fast.snapshot
+    epoch, position = snapshot.epoch, snapshot.journal_position()
+    assert snapshot.changed_since(epoch, position) == []
+    pod = replace(_pods(WORKLOADS["SchedulingBasic"].measured_pod, 1)[0])
+    bound = lock.fast.bind(pod, nodes[1].name)
+    assert [info.node.name for info in snapshot.changed_since(epoch, position) or []] == [nodes[1].name]
+    clone = snapshot.node_infos[nodes[0].name].clone()
+    clone.remove_pod(bound.key)
+    clone.add_pod(snapshot.node_infos[nodes[1].name].pods[0])
+    assert len(snapshot.changed_since(epoch, position) or []) == 1  # clones are not journaled
+    snapshot.remove_pod(bound)
+    assert len(snapshot.changed_since(epoch, position) or []) == 2
+    snapshot.add_node(next(iter(make_nodes(4, ("z2",)))))  # same name as nodes[0]: an update
+    assert snapshot.changed_since(epoch, position) is None  # node objects or order changed
+    # Readers that fall too far behind are told to start over.
+    epoch, position = snapshot.epoch, snapshot.journal_position()
+    for _ in range(3000):
+        snapshot.add_pod(bound)
+        snapshot.remove_pod(bound)
+    assert snapshot.changed_since(epoch, position) is None
+    assert len(snapshot._journal) <= 4096 + 1
