@@ -12,11 +12,13 @@ from typing import Any
 from scheduler_core.admission.priority import AdmissionError, admit_priority
 from scheduler_core.api.manifests import Manifest
 from scheduler_core.api.types import Namespace, Node, Pod, PodDisruptionBudget, PriorityClass
+from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim, StorageClass
 from scheduler_core.errors import ManifestError
 from scheduler_core.scheduler.config import SchedulerConfiguration
 from scheduler_core.scheduler.framework import Code, CycleState, Status
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
 from scheduler_core.scheduler.snapshot import NodeInfo
+from scheduler_core.scheduler.volume_lister import StaticVolumeLister
 
 TERMINAL_PHASES = ("Succeeded", "Failed")
 
@@ -30,6 +32,9 @@ class ClusterInput:
     namespaces: list[Namespace] = field(default_factory=list)
     priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
     pdbs: list[PodDisruptionBudget] = field(default_factory=list)
+    claims: list[PersistentVolumeClaim] = field(default_factory=list)
+    volumes: list[PersistentVolume] = field(default_factory=list)
+    storage_classes: list[StorageClass] = field(default_factory=list)
 
 
 def collect(manifests: Sequence[Manifest]) -> ClusterInput:
@@ -56,6 +61,12 @@ def collect(manifests: Sequence[Manifest]) -> ClusterInput:
             cluster.priority_classes[obj.metadata.name] = obj
         elif isinstance(obj, PodDisruptionBudget):
             cluster.pdbs.append(obj)
+        elif isinstance(obj, PersistentVolumeClaim):
+            cluster.claims.append(obj)
+        elif isinstance(obj, PersistentVolume):
+            cluster.volumes.append(obj)
+        elif isinstance(obj, StorageClass):
+            cluster.storage_classes.append(obj)
     return cluster
 
 
@@ -133,6 +144,7 @@ def explain(
     snapshot = scheduler.snapshot
     snapshot.namespace_labels = {ns.metadata.name: ns.metadata.labels for ns in cluster.namespaces}
     scheduler.handle.pdbs = list(cluster.pdbs)
+    scheduler.handle.volumes = StaticVolumeLister(cluster.claims, cluster.volumes, cluster.storage_classes)
     for node in cluster.nodes:
         snapshot.add_node(node)
 
@@ -254,6 +266,9 @@ def explain_in_cluster(
     snapshot = scheduler.snapshot
     snapshot.namespace_labels = {ns.metadata.name: ns.metadata.labels for ns in cluster.objects("Namespace")}
     scheduler.handle.pdbs = list(cluster.objects("PodDisruptionBudget"))
+    scheduler.handle.volumes = StaticVolumeLister(
+        cluster.objects("PersistentVolumeClaim"), cluster.objects("PersistentVolume"), cluster.objects("StorageClass")
+    )
     nodes = sorted(cluster.objects("Node"), key=lambda n: n.name)
     for node in nodes:
         snapshot.add_node(node)

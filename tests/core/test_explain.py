@@ -63,3 +63,13 @@ def test_an_earlier_high_priority_pod_preempts_the_youngest_low_priority_pods_fi
         "no new claims to deallocate, preemption: 0/1 nodes are available:"
         " 1 No preemption victims found for incoming pod."
     )
+
+
+def test_explain_reads_claims_volumes_and_classes_for_volume_binding():
+    result = _explain("explain_local_volume.yaml", "default/db")
+    assert result.selected == "node-a"
+    node_b = next(node for node in result.nodes if node.name == "node-b")
+    assert (node_b.plugin, node_b.reasons) == (
+        "VolumeBinding",
+        ["node(s) didn't find available persistent volumes to bind"],
+    )
