@@ -291,3 +291,19 @@ def set_details(scenario: Scenario, version: int, title: str, description: str) 
 
 
 __all__ = ["CAPACITY_RESOURCES", "TAINT_EFFECTS", "InvalidEdit", "StaleEdit"]
+
+
+def replace_cluster(
+    scenario: Scenario, version: int, nodes: list[dict[str, Any]], workload_yaml: str | None
+) -> Scenario:
+    """An imported cluster replaces the board (and, when pods were imported, the workload)."""
+
+    def change(locked: Scenario) -> None:
+        locked.nodes.all().delete()
+        for position, spec in enumerate(nodes):
+            _save(Node(scenario=locked, position=position, **spec))
+        if workload_yaml is not None:
+            locked.workload_yaml = workload_yaml
+            locked.save(update_fields=["workload_yaml"])
+
+    return edit(scenario, version, change)

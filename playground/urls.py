@@ -19,6 +19,7 @@ urlpatterns = [
     path("s/<str:slug>/details", views.save_details, name="save-details"),
     path("s/<str:slug>/workload", views.save_workload, name="save-workload"),
     path("s/<str:slug>/nodes", views.add_node, name="add-node"),
+    path("s/<str:slug>/import", views.import_cluster, name="import-cluster"),
     path("s/<str:slug>/nodes/template", views.add_nodes_from_template, name="add-nodes-template"),
     path("s/<str:slug>/nodes/<int:node_id>/<slug:action>", views.node_action, name="node-action"),
     path("v/<str:permalink>", views.version_page, name="version"),

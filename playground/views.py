@@ -13,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_POST
 
-from playground import board, health, runs
+from playground import board, health, importing, runs
 from playground.broadcast import notify_scenario_changed
 from playground.models import Scenario, ScenarioVersion
 from playground.preview import preview
@@ -65,7 +65,11 @@ def board_context(request: HttpRequest, scenario: Scenario, message: str = "", e
     version = snapshot(scenario)  # content-addressed: the same content is the same version
     placement = preview(version.permalink, version.document)
     group_by = request.GET.get("group") or request.POST.get("group") or ""
+    view = "table" if (request.GET.get("view") or request.POST.get("view")) == "table" else "cards"
+    query = (request.GET.get("q") or "").strip()[:100]
     cards = [_card(node, placement) for node in nodes]
+    if query and view == "table":
+        cards = [card for card in cards if _matches(card["node"], query)]
     return {
         "scenario": scenario,
         "version": version,
@@ -73,6 +77,9 @@ def board_context(request: HttpRequest, scenario: Scenario, message: str = "", e
         "cards": cards,
         "groups": _group(cards, group_by),
         "group_by": group_by,
+        "view": view,
+        "query": query,
+        "node_count": len(nodes),
         "topology_keys": sorted(
             {key for node in nodes for key in node.labels if "topology" in key or key in ("zone", "rack", "node-pool")}
         ),
@@ -80,6 +87,14 @@ def board_context(request: HttpRequest, scenario: Scenario, message: str = "", e
         "message": message,
         "error": error,
     }
+
+
+def _matches(node: Any, query: str) -> bool:
+    """The table view's search: node name, label keys and values, taints."""
+    needle = query.lower()
+    haystack = [node.name, *(f"{k}={v}" for k, v in node.labels.items())]
+    haystack += [f"{t.get('key')}={t.get('value', '')}:{t.get('effect')}" for t in node.taints]
+    return any(needle in text.lower() for text in haystack)
 
 
 def _card(node: Any, placement: Any) -> dict[str, Any]:
@@ -345,6 +360,13 @@ def node_action(request: HttpRequest, scenario: Scenario, version: int, node_id:
     if action == "untaint":
         return board.remove_taint(scenario, version, node_id, post.get("key", ""), post.get("effect", ""))
     raise InvalidEdit(f"unknown action {action[:40]!r}")
+
+
+@editing
+def import_cluster(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
+    imported = importing.import_cluster(request.POST.get("nodes_yaml", ""), request.POST.get("pods_yaml", ""))
+    workload = imported.workload_yaml if request.POST.get("pods_yaml", "").strip() else None
+    return board.replace_cluster(scenario, version, imported.nodes, workload)
 
 
 @editing

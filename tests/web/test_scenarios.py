@@ -225,3 +225,14 @@ def test_scenario_creation_refuses_invalid_nodes():
 
     with pytest.raises(InvalidEdit):
         create_scenario("bad", nodes=[{"name": "Not_A_Name", "labels": {}, "taints": [], "capacity": {}}])
+
+
+def test_table_view_lists_nodes_and_searches_names_labels_and_taints(client, editable):
+    url = reverse("add-nodes-template", args=[editable.slug])
+    post_board(client, editable, url, zones="a,b", per_zone=3, cpu="2", memory="8Gi", pods="50")
+    board = reverse("board", args=[editable.slug])
+    table = client.get(board, {"view": "table"}).content.decode()
+    assert table.count('<tr class="" data-node-name=') == 9
+    found = client.get(board, {"view": "table", "q": "zone=b"}).content.decode()
+    assert found.count("data-node-name=") == 3
+    assert "matching “zone=b”" in found
