@@ -15,6 +15,7 @@ urlpatterns = [
     path("s/<str:slug>/fork", views.fork_scenario, name="fork-scenario"),
     path("s/<str:slug>/export.yaml", views.export_yaml, name="export"),
     path("s/<str:slug>/runs", views.start_run, name="start-run"),
+    path("s/<str:slug>/act", views.act, name="act"),
     path("s/<str:slug>/runs/<int:run_id>/explain", views.explain_pod, name="explain-pod"),
     path("s/<str:slug>/details", views.save_details, name="save-details"),
     path("s/<str:slug>/workload", views.save_workload, name="save-workload"),

@@ -13,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_POST
 
-from playground import board, health, importing, runs
+from playground import acting, board, health, importing, runs
 from playground.broadcast import notify_scenario_changed
 from playground.models import Scenario, ScenarioVersion
 from playground.preview import preview
@@ -251,6 +251,7 @@ def scenario_page(request: HttpRequest, slug: str) -> HttpResponse:
     run_id = _int(request.GET.get("run"), 0)
     if run_id:  # a reload mid-run comes back to the same run (the player restores the position)
         context["run"] = scenario.runs.filter(pk=run_id).first()
+        context |= _run_context(scenario)
     return render(request, "scenario.html", context)
 
 
@@ -388,7 +389,45 @@ def start_run(request: HttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
     seed = _int(request.POST.get("seed"), 0)
     run = runs.start_run(scenario, seed=max(0, min(seed, 2**31 - 1)), background=settings.RUNS_IN_BACKGROUND)
-    return render(request, "scenario.html#run-panel", {"scenario": scenario, "run": run}, status=201)
+    context = {"scenario": scenario, "run": run, "can_edit": bool(editor_secret(request, scenario))}
+    return render(request, "scenario.html#run-panel", context | _run_context(scenario), status=201)
+
+
+@require_POST
+def act(request: HttpRequest, slug: str) -> HttpResponse:
+    """An operation at the run's current time: appended to the timeline as an Action, then re-run."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    previous = scenario.runs.filter(pk=_int(request.POST.get("run"), 0)).first()
+    context: dict[str, Any] = {
+        "scenario": scenario,
+        "run": previous,
+        "can_edit": bool(editor_secret(request, scenario)),
+    }
+    if not context["can_edit"]:
+        context["act_error"] = "Acting changes the scenario: open the edit link, or fork it first."
+        return render(request, "scenario.html#run-panel", context | _run_context(scenario), status=403)
+    at = request.POST.get("at", "0")
+    try:
+        document = acting.action_document(
+            request.POST.get("op", ""), request.POST.get("target", ""), request.POST.get("value", ""), at
+        )
+        workload = acting.append_action(scenario.workload_yaml, document)
+        updated = board.set_workload(scenario, _int(request.POST.get("version"), -1), workload)
+    except StaleEdit:
+        context["act_error"] = "Someone changed this scenario meanwhile: reload to act on the current version."
+        return render(request, "scenario.html#run-panel", context | _run_context(scenario), status=409)
+    except InvalidEdit as problem:
+        context["act_error"] = str(problem)
+        return render(request, "scenario.html#run-panel", context | _run_context(scenario), status=422)
+    notify_scenario_changed(updated.slug, updated.version)
+    seed = previous.seed if previous else 0
+    run = runs.start_run(updated, seed=seed, background=settings.RUNS_IN_BACKGROUND)
+    context = {"scenario": updated, "run": run, "start_at": at, "can_edit": True} | _run_context(updated)
+    return render(request, "scenario.html#run-panel", context, status=201)
+
+
+def _run_context(scenario: Scenario) -> dict[str, Any]:
+    return {"act_ops": list(acting.OPS.items()), "act_targets": acting.targets(snapshot(scenario).document)}
 
 
 def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:

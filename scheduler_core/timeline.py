@@ -159,6 +159,9 @@ def _check_args(op: str, spec: Fields, target: Target | None) -> None:
         taint = spec.object("taint")
         if taint is None:
             raise spec.error("taint", "Required value: {key, value, effect}")
+        from scheduler_core.api.parse import parse_taint  # validated now, not when the action runs
+
+        parse_taint(taint)
     elif op == "untaint":
         if not spec.string("key"):
             raise spec.error("key", "Required value")

@@ -33,6 +33,7 @@ function startRun(id, at = null) {
   render();
 }
 let pendingSeek = null;
+let pendingTime = null; // after acting: continue from the moment the action was taken
 
 let gapAsked = 0;
 
@@ -52,6 +53,14 @@ function receive(events) {
   if (pendingSeek !== null && run.events.length >= pendingSeek) {
     seekTo(pendingSeek);
     pendingSeek = null;
+  }
+  if (pendingTime !== null) {
+    const index = run.events.findIndex((event) => (event.event?.time ?? Infinity) >= pendingTime);
+    if (index >= 0 || run.status === "finished") {
+      seekTo(index >= 0 ? index : run.events.length);
+      pendingTime = null;
+      setPlaying(true);
+    }
   }
   if (playing && !timer) schedule();
   renderStatus();
@@ -122,11 +131,20 @@ function remember() {
 
 // ------------------------------------------------------------------ rendering
 
+function currentTime() {
+  const event = position > 0 ? run.events[position - 1] : null;
+  return event?.event?.time ?? event?.end ?? 0;
+}
+
 function renderStatus() {
   const status = control("status");
   if (!status || !run) return;
-  const event = position > 0 ? run.events[position - 1] : null;
-  const time = event?.event?.time ?? event?.end ?? 0;
+  const time = currentTime();
+  const at = panel()?.querySelector('[data-act="at"]');
+  if (at) {
+    at.value = String(time);
+    panel().querySelector('[data-act="time"]').textContent = `${Number(time).toFixed(1)}s`;
+  }
   const state = run.status === "failed" ? `failed: ${run.error}` : run.status;
   status.textContent = `t=${Number(time).toFixed(1)}s · event ${position}/${run.events.length} · ${state}`;
   const seek = control("seek");
@@ -264,9 +282,22 @@ function adoptPanel() {
   if (id && (!run || run.id !== id)) {
     const params = new URLSearchParams(location.search);
     const at = Number(params.get("run")) === id && params.has("at") ? Number(params.get("at")) : null;
-    startRun(id, at);
+    const startAt = panel().dataset.startAt;
+    startRun(id, startAt !== undefined ? 0 : at);
+    if (startAt !== undefined) pendingTime = Number(startAt);
   }
+  const board = document.getElementById("board");
+  const version = panel()?.querySelector('[data-act="version"]');
+  if (board && version) version.value = board.dataset.version;
 }
+
+document.addEventListener("change", (event) => {
+  if (!event.target.matches?.('#run-panel select[name="op"]')) return;
+  const needs = event.target.selectedOptions[0]?.dataset.needs ?? "";
+  const input = panel().querySelector('.act input[name="value"]');
+  input.placeholder = needs || "(no value)";
+  input.disabled = !needs;
+});
 
 // The board is re-rendered by htmx after edits: put the run's pods back into the new cards.
 document.addEventListener("htmx:after:swap", () => { adoptPanel(); if (run) render(); });

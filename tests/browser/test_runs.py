@@ -62,3 +62,25 @@ def test_explain_panel_for_a_pending_pod_shows_the_reason(page: Page, server_url
     page.screenshot(path=screenshot_path, full_page=True)
     panel.get_by_role("button", name="Close").click()
     expect(panel).to_have_count(0)
+
+
+def test_acting_during_a_run_taints_a_node_and_the_run_continues_from_there(
+    page: Page, server_url: str, screenshot_path
+):
+    open_gallery_copy(page, server_url, "GPU node reserved with a taint")
+    page.get_by_test_id("run").click()
+    status = page.locator("[data-player='status']")
+    expect(status).to_contain_text("finished", timeout=15_000)
+    page.locator("[data-player='speed']").select_option("instant")
+    expect(status).to_contain_text(re.compile(r"event (\d+)/\1 "))
+    act = page.locator("form.act")
+    act.locator("select[name=op]").select_option("taint")
+    act.locator("select[name=target]").select_option("Node/worker2")
+    act.locator("input[name=value]").fill("maintenance=true:NoExecute")
+    act.get_by_role("button", name="Do it").click()
+    expect(page.locator("[data-player='status']")).to_contain_text("finished", timeout=15_000)
+    page.locator("[data-player='speed']").select_option("instant")
+    log = page.locator("[data-player='log']")
+    expect(log).to_contain_text("TaintManagerEviction", timeout=10_000)
+    expect(page.locator("#workload")).to_have_value(re.compile("op: taint"))  # the editor follows the new version
+    page.screenshot(path=screenshot_path, full_page=True)

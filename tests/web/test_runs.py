@@ -75,3 +75,37 @@ def test_explaining_a_pending_pod_at_an_event_gives_the_engines_verdicts(client)
     missing = client.get(url, {"pod": "default/ghost", "seq": 1})
     assert missing.status_code == 404
     assert b"no Pod default/ghost" in missing.content
+
+
+def test_acting_during_a_run_appends_an_action_and_runs_again(client):
+    client.post(reverse("new-scenario"))
+    from playground.models import Scenario
+
+    scenario = Scenario.objects.get()
+    scenario_url = reverse("start-run", args=[scenario.slug])
+    first = client.post(scenario_url, headers={"HX-Request": "true"})
+    assert first.status_code == 201
+    run = Run.objects.get()
+    data = {"version": scenario.version, "run": run.pk, "at": "12.5", "op": "taint", "target": "Node/worker1",
+            "value": "maintenance=true:NoExecute"}  # fmt: skip
+    response = client.post(reverse("act", args=[scenario.slug]), data, headers={"HX-Request": "true"})
+    assert response.status_code == 201, response.content[:400]
+    scenario.refresh_from_db()
+    assert "op: taint" in scenario.workload_yaml and "at: 12.5s" in scenario.workload_yaml
+    assert Run.objects.count() == 2
+    assert 'data-start-at="12.5"' in response.content.decode()
+    bad = client.post(
+        reverse("act", args=[scenario.slug]), data | {"version": scenario.version, "value": "x:Sometimes"}
+    )
+    assert bad.status_code == 422
+    assert b"Unsupported value" in bad.content
+
+
+def test_viewers_cannot_act(client):
+    from django.test import Client
+
+    scenario, _ = create_scenario("view only")
+    response = Client().post(
+        reverse("act", args=[scenario.slug]), {"version": 1, "op": "cordon", "target": "Node/worker1"}
+    )
+    assert response.status_code == 403

@@ -1,0 +1,98 @@
+"""Acting during a run: an operation chosen at the run's current simulated time becomes a timeline
+Action appended to the scenario's workload (so the run replays identically and can be shared), and
+the scenario is run again from the start with the same seed: identical up to that moment, then
+the consequences of the action."""
+
+from typing import Any
+
+import yaml
+
+from playground.scenarios import InvalidEdit
+
+# op -> what the single "value" field means (None: the op takes no value)
+OPS: dict[str, str | None] = {
+    "cordon": None,
+    "uncordon": None,
+    "drain": None,
+    "node-down": None,
+    "node-up": None,
+    "taint": "key=value:Effect",
+    "untaint": "key:Effect",
+    "scale": "replicas",
+    "set-image": "image (first container) or container=image",
+    "set-utilization": "CPU % of requests",
+    "delete": None,
+}
+NODE_OPS = {"cordon", "uncordon", "drain", "node-down", "node-up", "taint", "untaint"}
+
+
+def _seconds(value: str) -> str:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise InvalidEdit("the run's current time is not a number") from None
+    if not 0 <= seconds <= 366 * 24 * 3600:
+        raise InvalidEdit("the time must be within a year of the start")
+    return f"{round(seconds, 3):g}s"
+
+
+def action_document(op: str, target: str, value: str, at: str) -> str:
+    """The Action as YAML, validated by the caller through the engine's parser."""
+    if op not in OPS:
+        raise InvalidEdit(f"unknown operation {op[:40]!r}")
+    if not target or "/" not in target:
+        raise InvalidEdit("choose a target")
+    spec: dict[str, Any] = {"at": _seconds(at), "op": op, "target": target}
+    value = value.strip()
+    if OPS[op] and not value:
+        raise InvalidEdit(f"{op} needs a value: {OPS[op]}")
+    if op == "taint":
+        key_value, _, effect = value.rpartition(":")
+        key, _, taint_value = key_value.partition("=")
+        spec["taint"] = {"key": key, "value": taint_value, "effect": effect}
+    elif op == "untaint":
+        key, _, effect = value.partition(":")
+        spec["key"] = key
+        if effect:
+            spec["effect"] = effect
+    elif op == "scale":
+        if not value.isdigit():
+            raise InvalidEdit("replicas must be a whole number")
+        spec["replicas"] = int(value)
+    elif op == "set-image":
+        container, _, image = value.rpartition("=")
+        spec["image"] = image
+        if container:
+            spec["container"] = container
+    elif op == "set-utilization":
+        if not value.rstrip("%").isdigit():
+            raise InvalidEdit("CPU utilization is a whole percentage")
+        spec["cpu"] = int(value.rstrip("%"))
+    return yaml.safe_dump({"apiVersion": "playground/v1", "kind": "Action", "spec": spec}, sort_keys=False)
+
+
+def append_action(workload_yaml: str, document: str) -> str:
+    base = workload_yaml.rstrip("\n")
+    return f"{base}\n---\n{document}" if base.strip() else document
+
+
+def targets(document: str) -> list[str]:
+    """What an action can target in this scenario version: its nodes and workloads."""
+    from scheduler_core.api.manifests import load_manifests
+    from scheduler_core.errors import ManifestError
+
+    try:
+        manifests = load_manifests(document, source="scenario")
+    except ManifestError:
+        return []
+    kinds = ("Node", "Deployment", "StatefulSet", "ReplicaSet", "DaemonSet", "Pod", "HorizontalPodAutoscaler")
+    found = []
+    for manifest in manifests:
+        if manifest.kind in kinds:
+            metadata = manifest.object.metadata
+            found.append(
+                f"{manifest.kind}/{metadata.name}"
+                if manifest.kind == "Node"
+                else f"{manifest.kind}/{metadata.namespace}/{metadata.name}"
+            )
+    return found
