@@ -65,6 +65,7 @@ def board_context(request: HttpRequest, scenario: Scenario, message: str = "", e
     version = snapshot(scenario)  # content-addressed: the same content is the same version
     placement = preview(version.permalink, version.document)
     group_by = request.GET.get("group") or request.POST.get("group") or ""
+    then_by = request.GET.get("then") or request.POST.get("then") or ""
     view = "table" if (request.GET.get("view") or request.POST.get("view")) == "table" else "cards"
     query = (request.GET.get("q") or "").strip()[:100]
     cards = [_card(node, placement) for node in nodes]
@@ -75,7 +76,8 @@ def board_context(request: HttpRequest, scenario: Scenario, message: str = "", e
         "version": version,
         "can_edit": bool(editor_secret(request, scenario)),
         "cards": cards,
-        "groups": _group(cards, group_by),
+        "groups": _group(cards, group_by, then_by if group_by else ""),
+        "then_by": then_by,
         "group_by": group_by,
         "view": view,
         "query": query,
@@ -144,13 +146,18 @@ def _format(resource: str, amount: int) -> str:
     return str(amount)
 
 
-def _group(cards: list[dict[str, Any]], key: str) -> list[tuple[str, list[dict[str, Any]]]]:
+def _group(cards: list[dict[str, Any]], key: str, then: str = "") -> list[tuple[str, list[dict[str, Any]]]]:
+    """Cards grouped by a topology label, and optionally within it by a second one (region > zone)."""
     if not key:
         return [("", cards)]
-    groups: dict[str, list[dict[str, Any]]] = {}
+    keys = [k for k in (key, then) if k]
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for card in cards:
-        groups.setdefault(card["node"].labels.get(key, "(none)"), []).append(card)
-    return sorted(groups.items(), key=lambda item: (item[0] == "(none)", item[0]))
+        groups.setdefault(tuple(card["node"].labels.get(k, "(none)") for k in keys), []).append(card)
+    ordered = sorted(groups.items(), key=lambda item: tuple((value == "(none)", value) for value in item[0]))
+    return [
+        (" › ".join(f"{k} = {v}" for k, v in zip(keys, values, strict=True)), members) for values, members in ordered
+    ]
 
 
 def _board_response(

@@ -79,6 +79,7 @@ def render_explanation(explanation: Explanation, out: TextIO) -> None:
         out.write(f"Pod {explanation.pod} stays Pending: {explanation.message}\n")
         if explanation.nominated_node:
             out.write(f"Preemption nominates node {explanation.nominated_node}\n")
+        _render_fixes(explanation, out)
     plugins = [name for name in explanation.weights if any(name in n.scores for n in explanation.nodes)]
     header = ["NODE", "FITS", *[f"{p}(x{explanation.weights[p]})" for p in plugins], "TOTAL", "WHY NOT"]
     rows = []
@@ -94,6 +95,20 @@ def render_explanation(explanation: Explanation, out: TextIO) -> None:
     for row in [header, *rows]:
         out.write("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() + "\n")
     out.write("Scores are each plugin's normalized score (0-100); TOTAL is their sum times the weights.\n")
+
+
+def _render_fixes(explanation: Explanation, out: TextIO) -> None:
+    """The verified fixes of a Pending pod: the sentence, then the change (YAML, kubectl)."""
+    if not explanation.fixes:
+        out.write("Smallest fixes: none found (no single change makes the pod schedulable)\n")
+        return
+    out.write("Smallest fixes:\n")
+    for number, fix in enumerate(explanation.fixes, start=1):
+        out.write(f"  {number}. {fix.description}\n")
+        for line in fix.yaml.splitlines():
+            out.write(f"       {line}\n")
+        if fix.command:
+            out.write(f"       $ {fix.command}\n")
 
 
 def _run_explain(args: argparse.Namespace, out: TextIO) -> int:

@@ -5,9 +5,9 @@ Every other unbound Pod is scheduled first, in document order; then the pod aske
 scheduled against that state, and every node's verdict and scores are reported.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scheduler_core.admission.priority import AdmissionError, admit_priority
 from scheduler_core.api.manifests import Manifest
@@ -19,6 +19,9 @@ from scheduler_core.scheduler.framework import Code, CycleState, Status
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
 from scheduler_core.scheduler.snapshot import NodeInfo
 from scheduler_core.scheduler.volume_lister import StaticVolumeLister
+
+if TYPE_CHECKING:
+    from scheduler_core.suggestions import Fix
 
 TERMINAL_PHASES = ("Succeeded", "Failed")
 
@@ -106,6 +109,9 @@ class Explanation:
     nominated_node: str | None = None
     scoring_skipped: bool = False
     earlier_pods: list[dict[str, Any]] = field(default_factory=list)
+    # For a Pending pod: the smallest single changes that make it schedulable, each verified by
+    # scheduling the pod again with the change applied (scheduler_core.suggestions).
+    fixes: "list[Fix]" = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         result: dict[str, Any] = {"pod": self.pod, "selected": self.selected}
@@ -113,6 +119,8 @@ class Explanation:
             result["message"] = self.message
         if self.nominated_node:
             result["nominatedNodeName"] = self.nominated_node
+        if self.selected is None:
+            result["fixes"] = [fix.as_dict() for fix in self.fixes]
         result["nodes"] = [node.as_dict() for node in self.nodes]
         result["weights"] = self.weights
         if self.scoring_skipped:
@@ -128,44 +136,91 @@ def _admitted(pod: Pod, manifest: Manifest, classes: dict[str, PriorityClass]) -
         raise ManifestError(manifest.document, "spec.priorityClassName", str(error), manifest.line) from None
 
 
+@dataclass(slots=True)
+class SchedulingInputs:
+    """Everything an explanation's scheduling attempt is computed from. A what-if (a suggested fix)
+    is a copy with some objects replaced, scheduled again from scratch by build_scheduler."""
+
+    nodes: list[Node]  # in the order they are added to the snapshot
+    bound: list[Pod]  # pods on nodes, in the order they are added
+    pending: list[Pod]  # earlier pods, admitted, scheduled in this order before the pod
+    pod: Pod  # the pod explained: admitted, unbound
+    namespace_labels: dict[str, Mapping[str, str]] = field(default_factory=dict)
+    pdbs: list[PodDisruptionBudget] = field(default_factory=list)
+    claims: list[PersistentVolumeClaim] = field(default_factory=list)
+    volumes: list[PersistentVolume] = field(default_factory=list)
+    storage_classes: list[StorageClass] = field(default_factory=list)
+    configuration: SchedulerConfiguration | None = None
+    seed: int = 0
+
+
+def build_scheduler(
+    inputs: SchedulingInputs, factory: Callable[..., Scheduler] = Scheduler
+) -> tuple[Scheduler, list[dict[str, Any]]]:
+    """The scheduler as it is just before the pod's attempt: nodes and bound pods in its snapshot,
+    the earlier pods scheduled (with preemption). Returns it with the earlier pods' outcomes."""
+    # The generic loops (fast_path=False): the explanation reports what each plugin did.
+    scheduler = factory(inputs.configuration, seed=inputs.seed, fast_path=False)
+    snapshot = scheduler.snapshot
+    snapshot.namespace_labels = dict(inputs.namespace_labels)
+    scheduler.handle.pdbs = list(inputs.pdbs)
+    scheduler.handle.volumes = StaticVolumeLister(inputs.claims, inputs.volumes, inputs.storage_classes)
+    for node in inputs.nodes:
+        snapshot.add_node(node)
+    for pod in inputs.bound:
+        snapshot.add_pod(pod)
+    for pod in inputs.pending:
+        scheduler.handle.nominator.add(pod)  # a pending pod may carry a nomination already
+    earlier = [_schedule_earlier(scheduler, pod) for pod in inputs.pending]
+    return scheduler, earlier
+
+
 def explain(
     manifests: Sequence[Manifest],
     pod_key: str,
     configuration: SchedulerConfiguration | None = None,
     seed: int = 0,
+    *,
+    fixes: bool = True,
 ) -> Explanation:
+    """``fixes``: for a Pending pod, also compute the smallest verified fixes (Explanation.fixes)."""
     cluster = collect(manifests)
     target = next(((pod, m) for pod, m in cluster.pods if pod.key == pod_key), None)
     if target is None:
         known = ", ".join(pod.key for pod, _ in cluster.pods[:20]) or "none"
         raise ManifestError(pod_key, "", f"no Pod {pod_key} in the files (pods: {known})")
 
-    scheduler = Scheduler(configuration, seed=seed, fast_path=False)  # the generic loops: per-plugin reports
-    snapshot = scheduler.snapshot
-    snapshot.namespace_labels = {ns.metadata.name: ns.metadata.labels for ns in cluster.namespaces}
-    scheduler.handle.pdbs = list(cluster.pdbs)
-    scheduler.handle.volumes = StaticVolumeLister(cluster.claims, cluster.volumes, cluster.storage_classes)
-    for node in cluster.nodes:
-        snapshot.add_node(node)
-
+    node_names = {node.name for node in cluster.nodes}
+    bound: list[Pod] = []
     pending: list[Pod] = []
     for pod, manifest in cluster.pods:
         if pod.status.phase in TERMINAL_PHASES or (pod is target[0]):
             continue
         admitted = _admitted(pod, manifest, cluster.priority_classes)
         if admitted.spec.node_name:
-            if snapshot.get(admitted.spec.node_name) is None:
+            if admitted.spec.node_name not in node_names:
                 message = f'node "{admitted.spec.node_name}" is not in the files'
                 raise ManifestError(manifest.document, "spec.nodeName", message, manifest.line)
-            snapshot.add_pod(admitted)
+            bound.append(admitted)
         else:
             pending.append(admitted)
-            scheduler.handle.nominator.add(admitted)  # a pending pod may carry a nomination already
-
-    earlier = [_schedule_earlier(scheduler, pod) for pod in pending]
 
     pod = _admitted(target[0], target[1], cluster.priority_classes)
     pod = replace(pod, spec=replace(pod.spec, node_name=""))  # explain where the scheduler would put it
+    inputs = SchedulingInputs(
+        nodes=list(cluster.nodes),
+        bound=bound,
+        pending=pending,
+        pod=pod,
+        namespace_labels={ns.metadata.name: ns.metadata.labels for ns in cluster.namespaces},
+        pdbs=list(cluster.pdbs),
+        claims=list(cluster.claims),
+        volumes=list(cluster.volumes),
+        storage_classes=list(cluster.storage_classes),
+        configuration=configuration,
+        seed=seed,
+    )
+    scheduler, earlier = build_scheduler(inputs)
     framework = scheduler.framework_for(pod)
     if framework is None:
         raise ManifestError(
@@ -185,7 +240,14 @@ def explain(
         nominated_node=result.nominated_node,
         scoring_skipped=scoring_skipped,
         earlier_pods=earlier,
+        fixes=_fixes(inputs) if fixes and result.selected is None else [],
     )
+
+
+def _fixes(inputs: SchedulingInputs) -> "list[Fix]":
+    from scheduler_core.suggestions import suggest_fixes
+
+    return suggest_fixes(inputs)
 
 
 def _schedule_earlier(scheduler: Scheduler, pod: Pod) -> dict[str, Any]:
@@ -255,34 +317,24 @@ def _rejected(name: str, status: Status) -> NodeReport:
 
 
 def explain_in_cluster(
-    cluster: Any, pod_key: str, configuration: SchedulerConfiguration | None = None, seed: int = 0
+    cluster: Any,
+    pod_key: str,
+    configuration: SchedulerConfiguration | None = None,
+    seed: int = 0,
+    *,
+    fixes: bool = True,
 ) -> Explanation:
     """The same explanation for a pod of a running simulation, against the cluster as it is now:
-    every other non-terminal pod stays where it is, the pod itself is evaluated as if unbound."""
-    target: Pod | None = cluster.get("Pod", pod_key)
-    if target is None:
-        raise ManifestError(pod_key, "", f"no Pod {pod_key} in the cluster at this point")
-    scheduler = Scheduler(configuration, seed=seed, fast_path=False)  # the generic loops: per-plugin reports
-    snapshot = scheduler.snapshot
-    snapshot.namespace_labels = {ns.metadata.name: ns.metadata.labels for ns in cluster.objects("Namespace")}
-    scheduler.handle.pdbs = list(cluster.objects("PodDisruptionBudget"))
-    scheduler.handle.volumes = StaticVolumeLister(
-        cluster.objects("PersistentVolumeClaim"), cluster.objects("PersistentVolume"), cluster.objects("StorageClass")
-    )
-    nodes = sorted(cluster.objects("Node"), key=lambda n: n.name)
-    for node in nodes:
-        snapshot.add_node(node)
-    for pod in cluster.objects("Pod"):
-        if pod.key == pod_key or pod.status.phase in TERMINAL_PHASES or not pod.spec.node_name:
-            continue
-        if snapshot.get(pod.spec.node_name) is not None:
-            snapshot.add_pod(pod)
-    pod = replace(target, spec=replace(target.spec, node_name=""))
+    every other non-terminal pod stays where it is, the pod itself is evaluated as if unbound.
+    Reads the cluster's objects only: it is never changed, not even by the suggested fixes."""
+    inputs = inputs_in_cluster(cluster, pod_key, configuration, seed)
+    scheduler, _ = build_scheduler(inputs)
+    pod = inputs.pod
     framework = scheduler.framework_for(pod)
     if framework is None:
         raise ManifestError(pod_key, "spec.schedulerName", f'no profile for scheduler name "{pod.spec.scheduler_name}"')
     result = scheduler.schedule_pod(pod)
-    reports, scoring_skipped = _node_reports(scheduler, pod, result, [node.name for node in nodes])
+    reports, scoring_skipped = _node_reports(scheduler, pod, result, [node.name for node in inputs.nodes])
     return Explanation(
         pod=pod.key,
         selected=result.selected,
@@ -291,4 +343,37 @@ def explain_in_cluster(
         weights=dict(framework.score_weights),
         nominated_node=result.nominated_node,
         scoring_skipped=scoring_skipped,
+        fixes=_fixes(inputs) if fixes and result.selected is None else [],
+    )
+
+
+def inputs_in_cluster(
+    cluster: Any, pod_key: str, configuration: SchedulerConfiguration | None = None, seed: int = 0
+) -> SchedulingInputs:
+    """The scheduling inputs of explain_in_cluster: nodes by name, the bound non-terminal pods."""
+    target: Pod | None = cluster.get("Pod", pod_key)
+    if target is None:
+        raise ManifestError(pod_key, "", f"no Pod {pod_key} in the cluster at this point")
+    nodes = sorted(cluster.objects("Node"), key=lambda n: n.name)
+    names = {node.name for node in nodes}
+    bound = [
+        pod
+        for pod in cluster.objects("Pod")
+        if pod.key != pod_key
+        and pod.status.phase not in TERMINAL_PHASES
+        and pod.spec.node_name
+        and pod.spec.node_name in names
+    ]
+    return SchedulingInputs(
+        nodes=nodes,
+        bound=bound,
+        pending=[],
+        pod=replace(target, spec=replace(target.spec, node_name="")),
+        namespace_labels={ns.metadata.name: ns.metadata.labels for ns in cluster.objects("Namespace")},
+        pdbs=list(cluster.objects("PodDisruptionBudget")),
+        claims=list(cluster.objects("PersistentVolumeClaim")),
+        volumes=list(cluster.objects("PersistentVolume")),
+        storage_classes=list(cluster.objects("StorageClass")),
+        configuration=configuration,
+        seed=seed,
     )

@@ -12,10 +12,14 @@ plugins' own Filter and Score methods, then kept. What is kept and for how long:
   together with the plugins active in the cycle. An entry is dropped when its node changes (the
   Snapshot's journal) and all are dropped when the node list or a node object changes (its epoch).
 - PodTopologySpread and InterPodAffinity read cluster-wide counts that change with every binding:
-  they are evaluated for every node, every cycle, inline, from the states their PreFilter and
-  PreScore wrote.
+  they are evaluated every cycle, from the states their PreFilter and PreScore wrote, a window of
+  nodes at a time: each node's (topology key, value) is kept per epoch, so a window's lookups in the
+  counts are list operations, and only the nodes they reject are walked.
 - A node with nominated pods that count for the pod goes through the generic
-  Framework.run_filter_with_nominated_pods.
+  Framework.run_filter_with_nominated_pods; without cluster-wide plugins its verdict is kept as well,
+  for as long as the node and those nominated pods stay the same.
+- Preemption's dry run (SelectVictimsOnNode) keeps each node's outcome the same way, per preemptor
+  signature and priority, when no PodDisruptionBudget and only node-local plugins are involved.
 
 The cycle visits the same nodes in the same order from the same start index, stops after the same
 number of feasible nodes, records the same statuses, normalizes and weighs the same scores and draws

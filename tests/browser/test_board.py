@@ -3,6 +3,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from playground.scenarios import validate_workload
+
 BAD_CPU = (
     "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n"
     "    resources: {requests: {cpu: lots}}\n"
@@ -52,15 +54,31 @@ def test_removing_a_label_with_its_cross(page: Page, server_url: str):
 
 def test_invalid_yaml_is_flagged_at_its_line_as_you_type(page: Page, server_url: str, screenshot_path):
     open_gallery_copy(page, server_url)
-    editor = page.locator("#workload")
+    (problem,) = validate_workload(BAD_CPU)
+    expected = f"line 7: Pod default/p spec.containers[0].resources.requests.cpu: {problem.message}"
+    textarea = page.locator("#workload")
+    expect(textarea).to_be_hidden()  # CodeMirror took over; the textarea stays in the form
+    editor = page.locator("#workload-form .cm-content")
     editor.fill(BAD_CPU)
+    expect(textarea).to_have_value(BAD_CPU)  # what Save posts follows the editor
     status = page.locator("#validation")
-    expect(status).to_contain_text("line 7")
-    expect(status).to_contain_text("spec.containers[0].resources.requests.cpu")
-    expect(page.locator(".gutter")).to_contain_text("▶ 7")
+    expect(status).to_have_text(expected)
+    # The lint diagnostic sits on line 7 and nowhere else: the underline inside that line, the gutter
+    # marker level with its number, and the marker's tooltip says line, document, field path and message.
+    lines = page.locator("#workload-form .cm-line")
+    expect(lines.nth(6).locator(".cm-lintRange-error")).to_have_count(1)
+    expect(page.locator("#workload-form .cm-lintRange-error")).to_have_count(1)
+    marker = page.locator("#workload-form .cm-gutter-lint .cm-lint-marker-error")
+    expect(marker).to_have_count(1)
+    number = page.locator("#workload-form .cm-lineNumbers .cm-gutterElement").filter(has_text=re.compile(r"^7$"))
+    marker_box, number_box = marker.bounding_box(), number.last.bounding_box()
+    assert marker_box and number_box
+    assert number_box["y"] <= marker_box["y"] + marker_box["height"] / 2 <= number_box["y"] + number_box["height"]
+    marker.hover()
+    expect(page.locator(".cm-tooltip-lint")).to_have_text(expected)
+    page.screenshot(path=screenshot_path, full_page=True)
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#board .flash.error")).to_contain_text("line 7")
-    page.screenshot(path=screenshot_path, full_page=True)
 
 
 def test_a_second_viewer_sees_edits_arrive_live(page: Page, browser: Browser, server_url: str):

@@ -236,3 +236,29 @@ def test_table_view_lists_nodes_and_searches_names_labels_and_taints(client, edi
     found = client.get(board, {"view": "table", "q": "zone=b"}).content.decode()
     assert found.count("data-node-name=") == 3
     assert "matching “zone=b”" in found
+
+
+def test_nodes_group_by_region_then_zone(client, editable):
+    for node, (region, zone) in zip(editable.nodes.all(), [("r1", "a"), ("r1", "b"), ("r2", "a")], strict=True):
+        node.labels |= {"topology.kubernetes.io/region": region, "topology.kubernetes.io/zone": zone}
+        node.save()
+    board = client.get(
+        reverse("board", args=[editable.slug]),
+        {"group": "topology.kubernetes.io/region", "then": "topology.kubernetes.io/zone"},
+    ).content.decode()
+    titles = [line.strip() for line in board.splitlines() if 'class="group-title"' in line]
+    assert [t.split(">")[1].split("<")[0] for t in titles] == [
+        "topology.kubernetes.io/region = r1 › topology.kubernetes.io/zone = a",
+        "topology.kubernetes.io/region = r1 › topology.kubernetes.io/zone = b",
+        "topology.kubernetes.io/region = r2 › topology.kubernetes.io/zone = a",
+    ]
+
+
+def test_extended_resources_can_be_added_to_a_node(client, editable):
+    target = node(editable)
+    url = reverse("node-action", args=[editable.slug, target.pk, "capacity"])
+    response = post_board(
+        client, editable, url, cpu="4", memory="16Gi", pods="110", extended_name="nvidia.com/gpu", extended_value="2"
+    )
+    assert response.status_code == 200
+    assert node(editable).capacity["nvidia.com/gpu"] == "2"

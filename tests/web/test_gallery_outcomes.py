@@ -1,0 +1,43 @@
+"""The gallery scenarios show what their descriptions say (checked on the engine's simulation)."""
+
+from collections import Counter
+
+import pytest
+
+from playground.management.commands.load_gallery import GALLERY_DIR, split_gallery_file
+from playground.scenarios import export_document
+from scheduler_core.api.manifests import load_manifests
+from scheduler_core.simulation import Simulation
+
+pytestmark = pytest.mark.django_db
+
+
+def simulate_gallery(name: str) -> Simulation:
+    from playground.scenarios import create_scenario
+
+    header, nodes, workload = split_gallery_file((GALLERY_DIR / f"{name}.yaml").read_text())
+    scenario, _ = create_scenario(header["title"], nodes=nodes, workload_yaml=workload)
+    simulation = Simulation(load_manifests(export_document(scenario)))
+    simulation.run_to_end(until=600)
+    return simulation
+
+
+def test_topology_spread_puts_three_pods_in_each_zone_and_at_most_two_on_a_node():
+    simulation = simulate_gallery("045-topology-spread")
+    pods = [pod for pod in simulation.cluster.objects("Pod") if pod.labels.get("app") == "nginx"]
+    assert len(pods) == 6 and all(pod.spec.node_name for pod in pods)
+    per_node = Counter(pod.spec.node_name for pod in pods)
+    per_zone = Counter(name.rsplit("-", 1)[0] for name in per_node.elements())
+    assert per_zone == {"node-a": 3, "node-b": 3}
+    assert max(per_node.values()) - min(per_node.values()) <= 1
+
+
+def test_node_affinity_example_lands_on_worker2():
+    simulation = simulate_gallery("010-node-affinity")
+    assert simulation.cluster.get("Pod", "default/nginx-node-affinity-test").spec.node_name == "worker2"
+
+
+def test_gpu_example_keeps_ordinary_pods_off_the_tainted_node():
+    simulation = simulate_gallery("020-gpu-taints")
+    assert simulation.cluster.get("Pod", "default/web").spec.node_name != "worker3"
+    assert simulation.cluster.get("Pod", "default/pytorch2").spec.node_name == "worker3"
