@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint services chromium clean
+.PHONY: run test lint services chromium clean scale-out
 
 run: $(VENV)/.installed-runtime  ## install, migrate, load the gallery, serve at http://127.0.0.1:8000
 	export SECRET_KEY="$$(scripts/secret-key $(PY))" && \
@@ -38,3 +38,6 @@ $(VENV)/.installed-dev: requirements-dev.txt requirements.txt $(VENV)/bin/python
 
 clean:
 	rm -rf $(VENV) var
+
+scale-out: $(VENV)/.installed-runtime services  ## PostgreSQL + Redis, two Daphne processes (8000, 8001), one simulation worker
+	scripts/scale-out

@@ -11,15 +11,18 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
 # Django must be set up before the consumers (and the models they use) are imported.
 django_http_application = get_asgi_application()
 
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from playground.routing import websocket_urlpatterns  # noqa: E402
+from playground.workers import RUN_CHANNEL, RunWorker  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_http_application,
         "websocket": AllowedHostsOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Simulation workers (`manage.py runworker simulation-runs`) in the scale-out set-up.
+        "channel": ChannelNameRouter({RUN_CHANNEL: RunWorker.as_asgi()}),
     }
 )

@@ -11,7 +11,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from django.db import close_old_connections
+from django.conf import settings
+from django.db import close_old_connections, transaction
 
 from playground.broadcast import send_run_batch, send_run_status
 from playground.models import Run, RunEvent, Scenario
@@ -88,11 +89,28 @@ class ChangeRecorder:
 def start_run(scenario: Scenario, seed: int = 0, *, background: bool = True) -> Run:
     version = snapshot(scenario)
     run = Run.objects.create(scenario=scenario, version=version, seed=seed)
-    if background:
+    if background and settings.RUNS_IN_WORKERS:
+        _send_to_worker(run.pk)
+    elif background:
         threading.Thread(target=_execute_in_thread, args=(run.pk,), name=f"run-{run.pk}", daemon=True).start()
     else:
         execute(run)
     return run
+
+
+def _send_to_worker(run_id: int) -> None:
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from playground.workers import RUN_CHANNEL
+
+    def send() -> None:
+        layer = get_channel_layer()
+        assert layer is not None
+        async_to_sync(layer.send)(RUN_CHANNEL, {"type": "run.execute", "run": run_id})
+
+    # Only once the run row is committed can a worker in another process read it.
+    transaction.on_commit(send)
 
 
 def _execute_in_thread(run_id: int) -> None:

@@ -80,8 +80,10 @@ if _redis_url:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Runs execute in a worker thread of the web process (see playground/runs.py).
+# Runs execute in a worker thread of the web process (see playground/runs.py), or, with the Redis
+# channel layer, in Channels worker processes (`manage.py runworker simulation-runs`).
 RUNS_IN_BACKGROUND = envbool("RUNS_IN_BACKGROUND", True)
+RUNS_IN_WORKERS = envbool("RUNS_IN_WORKERS", bool(_redis_url))
 
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_HTTPONLY = True

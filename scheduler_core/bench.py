@@ -1,9 +1,17 @@
-"""`bench`: scheduler throughput on workloads built like upstream's test/integration/scheduler_perf.
+"""`bench`: scheduler throughput on workloads built like upstream's test/integration/scheduler_perf,
+and whole-simulation workloads (controllers, scheduler, kubelets, every event recorded).
 
-Same node template (4 CPU, 32Gi, 110 pods, a hostname label), same init and measured pod templates
-(requests 100m / 500Mi unless the template says otherwise), init pods scheduled but not timed.
-The figures are pods per second of this engine on one core with no API server in the loop:
-upstream's thresholds are end-to-end figures on a many-core machine with an API server.
+Scheduler workloads: same node template (4 CPU, 32Gi, 110 pods, a hostname label), same init and
+measured pod templates (requests 100m / 500Mi unless the template says otherwise), init pods
+scheduled but not timed. The figures are pods per second of this engine on one core with no API
+server in the loop: upstream's thresholds are end-to-end figures on a many-core machine with an
+API server.
+
+Simulation workloads (SIMULATION_WORKLOADS): a scenario run by `Simulation` from an untimed init
+phase (the cluster built and settled) to the end of the run; the measured phase starts at a given
+simulated time (the timeline action that starts it) and its wall time is reported with the run's
+event count and the process's peak RSS. Each runs in a child process of its own, so the peak RSS is
+that workload's alone.
 """
 
 import platform
@@ -13,10 +21,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scheduler_core.api.manifests import parse_object
+from scheduler_core.api.manifests import Manifest, describe_document, parse_object
 from scheduler_core.api.types import Node, Pod
+from scheduler_core.cluster import Change, ChangeType
 from scheduler_core.scheduler.queue import SchedulingQueue
 from scheduler_core.scheduler.schedule_one import Scheduler
+from scheduler_core.simulation import Simulation
 
 NODE_CAPACITY = {"cpu": "4", "memory": "32Gi", "pods": "110"}
 DEFAULT_REQUESTS = {"cpu": "100m", "memory": "500Mi"}
@@ -262,6 +272,232 @@ def run_workload(workload: Workload, nodes: int | None = None, seed: int = 0) ->
         "target_pods_per_second": workload.target,
         "seconds": round(elapsed, 3),
     }
+
+
+# ---------------------------------------------------------------------------- simulation workloads
+
+SIM_IMAGE = "registry.k8s.io/pause:3.10"
+SIM_NEW_IMAGE = "registry.k8s.io/pause:3.10.1"
+SIM_ZONES = ("zone-a", "zone-b", "zone-c")
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A simulation workload at one size: its documents and when its measured phase starts."""
+
+    manifests: list[Manifest]
+    start: float  # simulated seconds: the measured phase runs from here to the end of the run
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationWorkload:
+    name: str
+    nodes: int  # the size the issue's targets are set for
+    small_nodes: int  # the size the test suite runs
+    build: Callable[[int], Plan]
+    target_seconds: float  # wall seconds of the measured phase, one core here
+    target_rss_mib: float | None = None  # peak RSS of the whole run, when the workload has a memory target
+    description: str = ""
+
+
+def _manifest(data: dict[str, Any]) -> Manifest:
+    return Manifest(
+        kind=str(data["kind"]), object=parse_object(data), document=describe_document(data, 1), line=0, source="bench"
+    )
+
+
+def _node_manifests(count: int) -> list[Manifest]:
+    return [
+        Manifest(kind="Node", object=node, document=f"Node {node.name}", line=0, source="bench")
+        for node in make_nodes(count, SIM_ZONES)
+    ]
+
+
+def _pod_template(labels: dict[str, str]) -> dict[str, Any]:
+    container = {"name": "app", "image": SIM_IMAGE, "resources": {"requests": dict(DEFAULT_REQUESTS)}}
+    return {"metadata": {"labels": labels}, "spec": {"containers": [container]}}
+
+
+def _deployment(name: str, replicas: int) -> dict[str, Any]:
+    labels = {"app": name}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "namespace": "default"},
+        "spec": {"replicas": replicas, "selector": {"matchLabels": labels}, "template": _pod_template(labels)},
+    }
+
+
+def _action(at: float, op: str, target: str, **args: Any) -> dict[str, Any]:
+    return {"apiVersion": "playground/v1", "kind": "Action", "spec": {"at": f"{at:g}s", "op": op, "target": target, **args}}
+
+
+ROLLOUT_AT = 30.0
+
+
+def deployment_rollout(nodes: int) -> Plan:
+    """Deployments of 10 replicas (one per 5 nodes: 200 on 1,000 nodes) created and settled, then
+    all given a new image at the same instant: every one rolls (RollingUpdate 25%/25%), each old
+    pod Terminating for its 30 s grace period."""
+    deployments = max(1, nodes // 5)
+    manifests = _node_manifests(nodes)
+    manifests += [_manifest(_deployment(f"rollout-{i}", 10)) for i in range(deployments)]
+    manifests += [
+        _manifest(_action(ROLLOUT_AT, "set-image", f"Deployment/default/rollout-{i}", image=SIM_NEW_IMAGE))
+        for i in range(deployments)
+    ]
+    return Plan(manifests, ROLLOUT_AT)
+
+
+NODE_DOWN_AT = 30.0
+
+
+def node_down(nodes: int) -> Plan:
+    """One Deployment of 10 replicas per node (5,000 x 10 = 50,000 pods on 5,000 nodes), spread by
+    the default topology spreading; then one node's kubelet stops: NotReady after the 50 s grace
+    period, its pods evicted after the 300 s toleration and rescheduled elsewhere."""
+    manifests = _node_manifests(nodes)
+    manifests += [_manifest(_deployment(f"app-{i}", 10)) for i in range(nodes)]
+    manifests.append(_manifest(_action(NODE_DOWN_AT, "node-down", "Node/scheduler-perf-0")))
+    return Plan(manifests, NODE_DOWN_AT)
+
+
+STATEFULSET_AT = 10.0
+
+
+def statefulset_startup(nodes: int) -> Plan:
+    """A StatefulSet of one replica per two nodes (500 on 1,000 nodes) with its headless Service,
+    applied once the nodes are up: OrderedReady, each pod created once the one before it is Running
+    and Ready (1 s start-up each)."""
+    replicas = max(1, nodes // 2)
+    labels = {"app": "db"}
+    service = {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": "db", "namespace": "default"},
+        "spec": {"clusterIP": "None", "selector": labels, "ports": [{"port": 5432}]},
+    }
+    stateful_set = {
+        "apiVersion": "apps/v1",
+        "kind": "StatefulSet",
+        "metadata": {"name": "db", "namespace": "default"},
+        "spec": {
+            "replicas": replicas,
+            "serviceName": "db",
+            "selector": {"matchLabels": labels},
+            "template": _pod_template(labels),
+        },
+    }
+    manifests = _node_manifests(nodes)
+    manifests.append(_manifest(service))
+    manifests.append(_manifest(_action(STATEFULSET_AT, "apply", "StatefulSet/default/db", manifest=stateful_set)))
+    return Plan(manifests, STATEFULSET_AT)
+
+
+SIMULATION_WORKLOADS: dict[str, SimulationWorkload] = {
+    w.name: w
+    for w in (
+        SimulationWorkload("DeploymentRollout", 1000, 50, deployment_rollout, 10.0),
+        SimulationWorkload("NodeDown", 5000, 100, node_down, 2.0, target_rss_mib=1024.0),
+        SimulationWorkload("StatefulSetStartup", 1000, 60, statefulset_startup, 2.0),
+    )
+}
+
+
+def peak_rss_mib() -> float:
+    """The process's peak resident set size (getrusage ru_maxrss: KiB on Linux, bytes on macOS)."""
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024, 1)
+
+
+@dataclass(slots=True)
+class _PodCounter:
+    created: int = 0
+    deleted: int = 0
+
+    def __call__(self, change: Change) -> None:
+        if change.kind == "Pod":
+            if change.type is ChangeType.ADDED:
+                self.created += 1
+            elif change.type is ChangeType.DELETED:
+                self.deleted += 1
+
+
+@dataclass(slots=True)
+class SimulationRun:
+    simulation: Simulation
+    plan: Plan
+    init_seconds: float = 0.0
+    seconds: float = 0.0  # the measured phase
+    init_events: int = 0
+    init_pods_created: int = 0
+    pods_at_start: int = 0
+    counter: _PodCounter = field(default_factory=_PodCounter)
+
+
+def simulate_workload(workload: SimulationWorkload, nodes: int | None = None, seed: int = 0) -> SimulationRun:
+    """Build and run the workload; time the init and measured phases."""
+    plan = workload.build(nodes or workload.nodes)
+    simulation = Simulation(plan.manifests, seed=seed)
+    outcome = SimulationRun(simulation, plan)
+    simulation.cluster.watch(outcome.counter)
+    begin = time.perf_counter()
+    marks: list[float] = []
+
+    def measured_phase_starts() -> None:
+        # Scheduled before the run applies the documents, so it fires before the actions of that instant.
+        marks.append(time.perf_counter())
+        outcome.init_events = len(simulation.cluster.events)
+        outcome.init_pods_created = outcome.counter.created
+        outcome.pods_at_start = simulation.cluster.count("Pod")
+
+    simulation.after(plan.start, measured_phase_starts, label="bench: measured phase")
+    for _ in simulation.run():
+        pass
+    end = time.perf_counter()
+    start = marks[0] if marks else end
+    outcome.init_seconds = start - begin
+    outcome.seconds = end - start
+    return outcome
+
+
+def run_simulation_workload(name: str, nodes: int | None = None, seed: int = 0) -> dict[str, Any]:
+    workload = SIMULATION_WORKLOADS[name]
+    outcome = simulate_workload(workload, nodes, seed)
+    cluster = outcome.simulation.cluster
+    events = len(cluster.events)
+    pods = outcome.counter.created
+    entry: dict[str, Any] = {
+        "name": workload.name,
+        "kind": "simulation",
+        "nodes": cluster.count("Node"),
+        "pods": pods,
+        "events": events,
+        "seconds": round(outcome.seconds, 3),
+        "target_seconds": workload.target_seconds,
+        "peak_rss_mib": peak_rss_mib(),
+        "init_seconds": round(outcome.init_seconds, 3),
+        "init_events": outcome.init_events,
+        "measured_events": events - outcome.init_events,
+        "pods_at_start": outcome.pods_at_start,
+        "measured_pods_created": pods - outcome.init_pods_created,
+        "pods_deleted": outcome.counter.deleted,
+        "simulated_seconds": round(outcome.simulation.now, 3),
+    }
+    if workload.target_rss_mib is not None:
+        entry["target_rss_mib"] = workload.target_rss_mib
+    return entry
+
+
+def _run_isolated(name: str, nodes: int | None, seed: int) -> dict[str, Any]:
+    """A simulation workload in a fresh interpreter: its timing and peak RSS are its own."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
+        return pool.submit(run_simulation_workload, name, nodes, seed).result()
 
 
 def run(names: list[str] | None, nodes: int | None, seed: int = 0) -> dict[str, Any]:

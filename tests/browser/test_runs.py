@@ -59,6 +59,7 @@ def test_explain_panel_for_a_pending_pod_shows_the_reason(page: Page, server_url
     expect(panel).to_contain_text("Pending.")
     expect(panel).to_contain_text("0/3 nodes are available: 1 node(s) had untolerated taint")
     expect(panel.locator("tr", has_text="worker-1")).to_contain_text("Insufficient cpu")
+    expect(panel.locator(".fixes")).to_contain_text("toleration")  # a verified smallest fix
     page.screenshot(path=screenshot_path, full_page=True)
     panel.get_by_role("button", name="Close").click()
     expect(panel).to_have_count(0)
