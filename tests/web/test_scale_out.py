@@ -126,10 +126,8 @@ async def receive_until(socket_: websockets.ClientConnection, predicate, timeout
 
 
 def test_a_viewer_on_one_daphne_sees_edits_and_worker_runs_made_through_another(processes):
-    scenario, secret = create_scenario(
-        "scale-out",
-        workload_yaml="apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {containers: [{name: c, image: nginx}]}\n",
-    )
+    pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {containers: [{name: c, image: nginx}]}\n"
+    scenario, secret = create_scenario("scale-out", workload_yaml=pod)
     node = scenario.nodes.get(name="worker1")
     port_a, port_b = processes["port_a"], processes["port_b"]
     editor = Browser(f"http://127.0.0.1:{port_a}")
