@@ -49,10 +49,10 @@ class DurationError(ValueError):
 
 def parse_duration(text: str | int | float) -> float:
     """A Go duration ("1h30m", "500ms") in seconds; a bare number means seconds."""
-    if isinstance(text, bool):
+    if isinstance(text, bool) or not isinstance(text, int | float | str) or text != text:  # NaN is not a time
         raise DurationError("must be a duration such as 30s, 5m or 1h")
     if isinstance(text, int | float):
-        seconds = float(text)
+        seconds = text  # compared before any float(): a huge integer is "at most one year", not an OverflowError
     else:
         value = text.strip()
         sign = -1.0 if value.startswith("-") else 1.0
@@ -73,7 +73,7 @@ def parse_duration(text: str | int | float) -> float:
         raise DurationError("must not be negative")
     if seconds > MAX_DURATION_SECONDS:
         raise DurationError("must be at most one year")
-    return seconds
+    return float(seconds)
 
 
 @dataclass(frozen=True, slots=True)

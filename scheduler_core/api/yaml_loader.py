@@ -39,6 +39,15 @@ class YamlDocument:
     data: Any
 
 
+_CONSTRUCTION_ERRORS = (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError)
+
+
+def _unreadable(node: Any) -> ManifestError:
+    tag = str(node.tag).rsplit(":", 1)[-1]
+    shown = f' "{node.value[:40]}"' if isinstance(node.value, str) else ""
+    return ManifestError("", "", f"invalid YAML: the {tag} value{shown} cannot be read", node.start_mark.line + 1)
+
+
 class _MarkedLoader(yaml.SafeLoader):
     """SafeLoader that records marks and refuses aliases."""
 
@@ -55,6 +64,20 @@ class _MarkedLoader(yaml.SafeLoader):
             event = self.peek_event()  # type: ignore[no-untyped-call]
             raise ManifestError("", "", f"too many YAML nodes (more than {MAX_YAML_NODES})", event.start_mark.line + 1)
         return super().compose_node(parent, index)
+
+    # PyYAML's safe constructors fail with plain Python errors on some explicitly tagged values
+    # (`!!float ""`, `!!bool maybe`, `!!set` on a sequence): report them as the node's YAML error.
+    def construct_object(self, node: Any, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep=deep)
+        except _CONSTRUCTION_ERRORS:
+            raise _unreadable(node) from None
+
+    def construct_document(self, node: Any) -> Any:
+        try:
+            return super().construct_document(node)
+        except _CONSTRUCTION_ERRORS:
+            raise _unreadable(node) from None
 
     def construct_mapping(self, node: Any, deep: bool = False) -> MarkedDict:  # type: ignore[override]
         mapping = MarkedDict()
@@ -91,7 +114,12 @@ def load_documents(text: str, source: str = "input") -> list[YamlDocument]:
 
 
 def _iter_documents(text: str, source: str) -> Iterator[YamlDocument]:
-    loader = _MarkedLoader(text)
+    try:
+        loader = _MarkedLoader(text)  # the reader refuses control characters here, before any document
+    except yaml.reader.ReaderError as error:
+        line = text.count("\n", 0, error.position) + 1
+        message = f"invalid YAML: unacceptable character #x{error.character:04x}: {error.reason}"
+        raise ManifestError("", "", message, line) from None
     loader.nodes_seen = 0
     index = 0
     try:

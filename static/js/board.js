@@ -157,3 +157,4 @@ document.addEventListener("submit", (event) => {
 document.addEventListener("htmx:after:swap", decorate);
 document.addEventListener("DOMContentLoaded", decorate);
 decorate();
+document.documentElement.dataset.board = "ready"; // browser tests wait for this

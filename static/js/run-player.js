@@ -243,8 +243,10 @@ onMessage((message) => {
   }
 });
 
-onOpen((reconnected) => {
-  if (run && reconnected) send({ type: "resume", run: run.id, after: run.events.at(-1)?.seq ?? 0 });
+// On every (re)connection ask for what we do not have yet: a resume sent before the socket was
+// open is lost, and events broadcast while it was closed were never received.
+onOpen(() => {
+  if (run) send({ type: "resume", run: run.id, after: run.events.at(-1)?.seq ?? 0 });
 });
 
 document.addEventListener("click", (event) => {
@@ -302,3 +304,4 @@ document.addEventListener("change", (event) => {
 // The board is re-rendered by htmx after edits: put the run's pods back into the new cards.
 document.addEventListener("htmx:after:swap", () => { adoptPanel(); if (run) render(); });
 onOpen(() => adoptPanel());
+document.documentElement.dataset.runPlayer = "ready";

@@ -19,6 +19,10 @@ def open_gallery_copy(page: Page, server_url: str, title: str = "Node affinity w
     card = page.locator(".gallery-card", has_text=title)
     card.get_by_role("button", name="Open a copy to edit").click()
     expect(page.locator("h1.scenario-title")).to_have_text(title)
+    # The page's modules (drag and drop, keyboard, run player) are loaded before the test acts.
+    page.wait_for_function(
+        "document.documentElement.dataset.board === 'ready' && document.documentElement.dataset.runPlayer === 'ready'"
+    )
     return page.url
 
 

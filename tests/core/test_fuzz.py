@@ -1,0 +1,441 @@
+"""Fuzzing the engine's input boundary.
+
+Whatever text comes in, `load_manifests` answers with engine objects or a ManifestError that names
+the document, the field path and the line; whatever it accepts, `Simulation.run_to_end` finishes or
+stops with a SimulationLimitError (a runaway run) or a ManifestError (a timeline action the cluster
+cannot take). Any other exception is a crash, and every case is bounded in time (Hypothesis'
+deadline, plus small event and settle limits for the simulation).
+
+Inputs: arbitrary text (YAML-ish token soup, printable text, binary garbage decoded with
+errors="replace"), and manifest-shaped documents: the scenarios of tests/core/data plus one of every
+other kind, mutated with wrong types, unknown fields, huge numbers, deep nesting, garbage strings,
+then dumped and mutated again as text (tabs, duplicate keys, anchors and aliases, truncation).
+
+A longer search: FUZZ_EXAMPLES=3000 .venv/bin/python -m pytest tests/core/test_fuzz.py
+"""
+
+import os
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import yaml
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from scheduler_core.api.manifests import KINDS, load_manifests
+from scheduler_core.cluster import SimulationLimitError
+from scheduler_core.controllers.base import SimulationOptions
+from scheduler_core.errors import ManifestError
+from scheduler_core.simulation import Simulation
+
+DATA = Path(__file__).parent / "data"
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "0")) or None
+UNTIL_SECONDS = 600.0
+
+FUZZ = settings(
+    max_examples=EXAMPLES or 150,
+    deadline=timedelta(seconds=5),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
+
+# Kinds the data files do not cover, and corners of the ones they do.
+EXTRA_SEED = """\
+apiVersion: v1
+kind: Namespace
+metadata: {name: team-a, labels: {team: a}}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+preemptionPolicy: PreemptLowerPriority
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+  labels: {topology.kubernetes.io/zone: a, kubernetes.io/hostname: n1}
+spec:
+  taints: [{key: k, value: v, effect: NoSchedule}]
+status:
+  capacity: {cpu: "4", memory: 8Gi, pods: "110", ephemeral-storage: 10Gi, nvidia.com/gpu: "1"}
+  allocatable: {cpu: "3500m", memory: 7Gi, pods: "100"}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: full
+  namespace: team-a
+  labels: {app: full}
+  annotations: {playground.k8s.io/startup-seconds: "2", playground.k8s.io/run-seconds: "3"}
+spec:
+  priorityClassName: high
+  nodeSelector: {topology.kubernetes.io/zone: a}
+  tolerations: [{key: k, operator: Equal, value: v, effect: NoSchedule, tolerationSeconds: 30}]
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms: [{matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [a]}]}]
+      preferredDuringSchedulingIgnoredDuringExecution:
+        - {weight: 10, preference: {matchExpressions: [{key: x, operator: Exists}]}}
+    podAntiAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+        - weight: 50
+          podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: full}}}
+  topologySpreadConstraints:
+    - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule,
+       labelSelector: {matchLabels: {app: full}}, minDomains: 1}
+  containers:
+    - name: c
+      image: nginx
+      ports: [{containerPort: 80, hostPort: 8080, protocol: TCP}]
+      resources:
+        requests: {cpu: 100m, memory: 64Mi, nvidia.com/gpu: "1"}
+        limits: {cpu: 200m, memory: 128Mi, nvidia.com/gpu: "1"}
+  initContainers:
+    - {name: i, image: busybox, resources: {requests: {cpu: 50m}}}
+  restartPolicy: Never
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: pdb, namespace: team-a}
+spec: {minAvailable: 1, selector: {matchLabels: {app: full}}}
+---
+apiVersion: playground/v1
+kind: Action
+spec: {at: 5s, op: untaint, target: Node/n1, key: k, effect: NoSchedule}
+---
+apiVersion: playground/v1
+kind: Action
+spec: {at: 6s, op: label, target: Node/n1, labels: {disk: ssd}}
+---
+apiVersion: playground/v1
+kind: Action
+spec: {at: 7s, op: set-utilization, target: Pod/team-a/full, cpu: 50}
+"""
+
+
+def _seed_documents() -> list[list[Any]]:
+    texts = [path.read_text() for path in sorted(DATA.glob("*.yaml"))] + [EXTRA_SEED]
+    seeds = []
+    for text in texts:
+        documents = [doc for doc in yaml.safe_load_all(text) if doc is not None]
+        if documents:
+            seeds.append(documents)
+    return seeds
+
+
+SEEDS = _seed_documents()
+
+# ---------------------------------------------------------------------------- strategies
+
+HUGE_NUMBERS = [10**30, -(10**30), 2**63, 2**63 - 1, -(2**63), 2**31, 2**53 + 1, 10**18, -1, 0, 10**400]
+WEIRD_STRINGS = [
+    "",
+    " ",
+    "-",
+    "*",
+    ":",
+    "~",
+    "null",
+    "true",
+    "NaN",
+    ".inf",
+    "-.inf",
+    "1e309",
+    "-0",
+    "0x1F",
+    "0o17",
+    "1_000",
+    "1Ei",
+    "9999999999999999999999Ei",
+    "1e1000000",
+    "100Mi",
+    "500m",
+    "0.000000001m",
+    "1.5.5",
+    "1h",
+    "-5s",
+    "99999999999h",
+    "1e400s",
+    "Node/",
+    "Node//x",
+    "Pod/a/b/c",
+    "Deployment/web",
+    "Node/worker1",
+    "a" * 300,
+    "x=y:NoSchedule",
+    "\t",
+    "\x00\x01",
+    "\ufffd\ufffd",
+    "@@@",
+    "*/1 * * * *",
+    "61 * * * *",
+    "@every 0s",
+    "Europe/Nowhere",
+    "25%",
+    "250%",
+    "-25%",
+    "%",
+]
+FIELD_NAMES = [
+    "apiVersion",
+    "kind",
+    "metadata",
+    "name",
+    "namespace",
+    "labels",
+    "annotations",
+    "spec",
+    "status",
+    "replicas",
+    "selector",
+    "matchLabels",
+    "matchExpressions",
+    "template",
+    "containers",
+    "resources",
+    "requests",
+    "limits",
+    "items",
+    "at",
+    "op",
+    "target",
+    "manifest",
+    "capacity",
+    "allocatable",
+    "taints",
+    "tolerations",
+    "affinity",
+    "unknownField",
+    "x-garbage",
+]
+
+binary_text = st.binary(max_size=40).map(lambda raw: raw.decode("utf-8", errors="replace"))
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.sampled_from(HUGE_NUMBERS),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=20),
+    st.sampled_from(WEIRD_STRINGS),
+    binary_text,
+)
+keys = st.one_of(st.sampled_from(FIELD_NAMES), st.text(max_size=10), st.integers(-5, 5), st.booleans())
+
+
+def _nested(depth: int, leaf: Any, as_list: bool) -> Any:
+    value = leaf
+    for level in range(depth):
+        value = [value] if as_list else {FIELD_NAMES[level % len(FIELD_NAMES)]: value}
+    return value
+
+
+deep_values = st.builds(_nested, st.integers(5, 300), scalars, st.booleans())
+values = st.one_of(
+    scalars,
+    deep_values,
+    st.recursive(
+        scalars,
+        lambda children: st.one_of(
+            st.lists(children, max_size=4), st.dictionaries(keys, children, max_size=4)
+        ),
+        max_leaves=10,
+    ),
+)
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a document: the root, each mapping key, each list item."""
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, child in value.items():
+            found += _paths(child, (*prefix, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found += _paths(child, (*prefix, index))
+    return found
+
+
+def _get(document: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        document = document[step]
+    return document
+
+
+@st.composite
+def mutated_documents(draw: st.DrawFn) -> list[Any]:
+    import copy
+
+    documents = copy.deepcopy(draw(st.sampled_from(SEEDS)))
+    for _ in range(draw(st.integers(1, 4))):
+        index = draw(st.integers(0, len(documents) - 1))
+        path = draw(st.sampled_from(_paths(documents[index])))
+        operation = draw(st.sampled_from(["replace", "replace", "replace", "delete", "unknown", "wrap", "kind"]))
+        new_value = draw(values)
+        if not path:  # the document itself
+            if operation == "kind" and isinstance(documents[index], dict):
+                documents[index]["kind"] = draw(st.sampled_from([*KINDS, "List", "Secret", "", "pod"]))
+            else:
+                documents[index] = new_value
+            continue
+        parent, last = _get(documents[index], path[:-1]), path[-1]
+        if operation == "delete":
+            del parent[last]
+        elif operation == "unknown" and isinstance(parent, dict):
+            parent[draw(keys)] = new_value
+        elif operation == "wrap":
+            parent[last] = [parent[last], new_value]
+        else:
+            parent[last] = new_value
+    return documents
+
+
+def _dump(documents: list[Any]) -> str:
+    return yaml.safe_dump_all(documents, sort_keys=False, allow_unicode=True)
+
+
+@st.composite
+def text_mutations(draw: st.DrawFn, text: str) -> str:
+    """Edits a YAML serializer would never make: tabs, duplicate keys, anchors and aliases, cuts."""
+    lines = text.split("\n")
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, max(len(lines) - 1, 0)))
+        line = lines[at] if lines else ""
+        edit = draw(st.sampled_from(["duplicate", "tab", "anchor", "alias", "merge", "garbage", "cut"]))
+        if edit == "duplicate":  # the same key twice in a mapping
+            lines.insert(at, line)
+        elif edit == "tab":
+            lines[at] = "\t" + line.lstrip(" ")
+        elif edit == "anchor" and ": " in line:
+            key, _, rest = line.partition(": ")
+            lines[at] = f"{key}: &a {rest}"
+        elif edit == "alias":
+            indent = line[: len(line) - len(line.lstrip(" "))]
+            lines.insert(at + 1, f"{indent}aliased: *a")
+        elif edit == "merge":
+            indent = line[: len(line) - len(line.lstrip(" "))]
+            lines.insert(at + 1, f"{indent}<<: *a")
+        elif edit == "garbage":
+            lines.insert(at, draw(st.one_of(binary_text, st.sampled_from(YAML_TOKENS))))
+        else:
+            lines = lines[:at]
+    return "\n".join(lines)
+
+
+YAML_TOKENS = [
+    "---",
+    "...",
+    "\n",
+    "  ",
+    "\t",
+    "- ",
+    ": ",
+    "? ",
+    "key",
+    "apiVersion: v1",
+    "kind: Pod",
+    "kind: List",
+    "kind: Node",
+    "metadata:",
+    "name: x",
+    "spec:",
+    "items:",
+    "containers:",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    "&a ",
+    "*a",
+    "<<: *a",
+    "!!binary ",
+    "!!python/object:os.system ",
+    "!!set ",
+    "!!omap ",
+    "!!timestamp ",
+    "!!float ",
+    "!custom ",
+    "%YAML 1.1",
+    "%TAG ! tag:x,2000:",
+    "|",
+    ">-",
+    "'",
+    '"',
+    "#",
+    "\\",
+    "\ufeff",
+    "\x00",
+    "\x85",
+    "2001-12-14t21:59:43.10-05:00",
+    "0x",
+    "1e999",
+    "~",
+    "=",
+]
+yaml_soup = st.lists(st.sampled_from(YAML_TOKENS), max_size=60).map("".join)
+
+# ---------------------------------------------------------------------------- the property
+
+
+def _assert_well_formed(error: ManifestError) -> None:
+    assert isinstance(error.message, str) and error.message, error
+    assert isinstance(error.document, str) and isinstance(error.path, str), error
+    assert error.line is None or (isinstance(error.line, int) and error.line >= 1), error
+    assert str(error)  # renders as "line N: Document field.path: message"
+
+
+def check(text: str) -> None:
+    """Parse, then simulate: only the engine's own errors may come out."""
+    try:
+        manifests = load_manifests(text)
+    except ManifestError as error:
+        _assert_well_formed(error)
+        return
+    options = SimulationOptions(max_events=3000, max_steps_per_instant=5000)
+    try:
+        Simulation(manifests, seed=0, options=options).run_to_end(until=UNTIL_SECONDS)
+    except ManifestError as error:
+        _assert_well_formed(error)
+    except SimulationLimitError:
+        pass
+
+
+# ---------------------------------------------------------------------------- tests
+
+
+@FUZZ
+@given(st.one_of(yaml_soup, st.text(max_size=300), binary_text))
+@example("a: &x 1\nb: *x\n")
+@example("[" * 5000)
+@example("a:\n\tb: 1\n")
+@example("a: 1\na: 2\n")
+@example("\xff\xfe".encode("latin-1").decode("utf-8", errors="replace"))
+def test_arbitrary_text_never_crashes_the_parser(text: str) -> None:
+    check(text)
+
+
+@FUZZ
+@given(mutated_documents())
+def test_mutated_manifests_never_crash_parser_or_simulation(documents: list[Any]) -> None:
+    check(_dump(documents))
+
+
+@FUZZ
+@given(st.data())
+def test_mutated_yaml_text_never_crashes_parser_or_simulation(data: st.DataObject) -> None:
+    documents = data.draw(st.one_of(st.sampled_from(SEEDS), mutated_documents()))
+    check(data.draw(text_mutations(_dump(documents))))
+
+
+@FUZZ
+@given(st.lists(st.dictionaries(keys, values, max_size=6), min_size=1, max_size=3), st.sampled_from([*KINDS, "List"]))
+def test_manifest_shaped_mappings_of_every_kind_never_crash(documents: list[dict[Any, Any]], kind: str) -> None:
+    versions = KINDS[kind][0] if kind in KINDS else frozenset({"v1"})
+    for document in documents:
+        document["kind"] = kind
+        document["apiVersion"] = sorted(versions)[0]
+    check(_dump(documents))
