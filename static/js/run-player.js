@@ -252,6 +252,7 @@ onOpen(() => {
 document.addEventListener("click", (event) => {
   if (event.target.closest?.("[data-close-explain]")) {
     document.getElementById("explain-slot")?.replaceChildren();
+    markVerdicts();
     return;
   }
   const chip = event.target.closest?.(".pod[data-pod-key]");
@@ -301,7 +302,25 @@ document.addEventListener("change", (event) => {
   input.disabled = !needs;
 });
 
+// An explanation marks the board: nodes that fit glow, the others dim and say what blocks them.
+function markVerdicts() {
+  const rows = document.querySelectorAll("#explain [data-verdict-node]");
+  const verdicts = new Map([...rows].map((row) => [row.dataset.verdictNode, row]));
+  for (const card of document.querySelectorAll("#board .node-card")) {
+    const row = verdicts.get(card.dataset.nodeName);
+    card.classList.toggle("fits", row?.dataset.feasible === "true");
+    card.classList.toggle("blocked", row?.dataset.feasible === "false");
+    card.querySelector(".verdict")?.remove();
+    if (row?.dataset.feasible === "false") {
+      const note = document.createElement("p");
+      note.className = "verdict";
+      note.textContent = row.dataset.reason;
+      card.querySelector(".node-head")?.after(note);
+    }
+  }
+}
+
 // The board is re-rendered by htmx after edits: put the run's pods back into the new cards.
-document.addEventListener("htmx:after:swap", () => { adoptPanel(); if (run) render(); });
+document.addEventListener("htmx:after:swap", () => { adoptPanel(); if (run) render(); markVerdicts(); });
 onOpen(() => adoptPanel());
 document.documentElement.dataset.runPlayer = "ready";

@@ -60,9 +60,13 @@ def test_explain_panel_for_a_pending_pod_shows_the_reason(page: Page, server_url
     expect(panel).to_contain_text("0/3 nodes are available: 1 node(s) had untolerated taint")
     expect(panel.locator("tr", has_text="worker-1")).to_contain_text("Insufficient cpu")
     expect(panel.locator(".fixes")).to_contain_text("toleration")  # a verified smallest fix
+    # The board shows the verdicts: every node dims with its blocking reason.
+    expect(node_card(page, "worker-1")).to_have_class(re.compile("blocked"))
+    expect(node_card(page, "worker-1").locator(".verdict")).to_have_text("NodeResourcesFit: Insufficient cpu")
     page.screenshot(path=screenshot_path, full_page=True)
     panel.get_by_role("button", name="Close").click()
     expect(panel).to_have_count(0)
+    expect(node_card(page, "worker-1").locator(".verdict")).to_have_count(0)
 
 
 def test_acting_during_a_run_taints_a_node_and_the_run_continues_from_there(
