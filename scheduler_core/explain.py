@@ -229,19 +229,7 @@ def explain(
             f'no profile for scheduler name "{pod.spec.scheduler_name}"',
             target[1].line,
         )
-    result = scheduler.schedule_pod(pod)
-    reports, scoring_skipped = _node_reports(scheduler, pod, result, [node.name for node in cluster.nodes])
-    return Explanation(
-        pod=pod.key,
-        selected=result.selected,
-        message=result.message,
-        nodes=reports,
-        weights=dict(framework.score_weights),
-        nominated_node=result.nominated_node,
-        scoring_skipped=scoring_skipped,
-        earlier_pods=earlier,
-        fixes=_fixes(inputs) if fixes and result.selected is None else [],
-    )
+    return _explain_pod(scheduler, framework, pod, cluster.nodes, inputs if fixes else None, earlier)
 
 
 def _fixes(inputs: SchedulingInputs) -> "list[Fix]":
@@ -333,8 +321,20 @@ def explain_in_cluster(
     framework = scheduler.framework_for(pod)
     if framework is None:
         raise ManifestError(pod_key, "spec.schedulerName", f'no profile for scheduler name "{pod.spec.scheduler_name}"')
+    return _explain_pod(scheduler, framework, pod, inputs.nodes, inputs if fixes else None)
+
+
+def _explain_pod(
+    scheduler: Scheduler,
+    framework: Any,
+    pod: Pod,
+    nodes: Sequence[Node],
+    fix_inputs: "SchedulingInputs | None",
+    earlier: list[dict[str, Any]] | None = None,
+) -> Explanation:
+    """Schedule the pod once and report every node; fixes only for a Pending pod (and if asked)."""
     result = scheduler.schedule_pod(pod)
-    reports, scoring_skipped = _node_reports(scheduler, pod, result, [node.name for node in inputs.nodes])
+    reports, scoring_skipped = _node_reports(scheduler, pod, result, [node.name for node in nodes])
     return Explanation(
         pod=pod.key,
         selected=result.selected,
@@ -343,7 +343,8 @@ def explain_in_cluster(
         weights=dict(framework.score_weights),
         nominated_node=result.nominated_node,
         scoring_skipped=scoring_skipped,
-        fixes=_fixes(inputs) if fixes and result.selected is None else [],
+        earlier_pods=earlier or [],
+        fixes=_fixes(fix_inputs) if fix_inputs is not None and result.selected is None else [],
     )
 
 
