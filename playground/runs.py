@@ -60,6 +60,31 @@ def node_frame(node: Node) -> dict[str, Any]:
     }
 
 
+def workload_frame(kind: str, obj: Any) -> dict[str, Any]:
+    """Deployments and ReplicaSets, for the rollout view: desired and ready counts, surge limits."""
+    from scheduler_core.controllers.deployment_util import max_surge, max_unavailable
+
+    frame: dict[str, Any] = {
+        "op": "workload",
+        "kind": kind,
+        "key": obj.metadata.key,
+        "name": obj.metadata.name,
+        "replicas": obj.spec.replicas,
+        "ready": obj.status.ready_replicas,
+        "available": obj.status.available_replicas,
+    }
+    if kind == "Deployment":
+        frame["strategy"] = obj.spec.strategy_type
+        if obj.spec.strategy_type == "RollingUpdate":
+            frame["maxSurge"] = max_surge(obj)
+            frame["maxUnavailable"] = max_unavailable(obj)
+    else:
+        owner = obj.metadata.controller_ref()
+        frame["owner"] = f"{owner.kind}/{owner.name}" if owner else None
+        frame["revision"] = obj.metadata.annotations.get("deployment.kubernetes.io/revision")
+    return frame
+
+
 class ChangeRecorder:
     """Collects the pod and node changes between two events (the last write of an object wins)."""
 
@@ -79,6 +104,12 @@ class ChangeRecorder:
                 self._pending[key] = {"op": "node-", "name": change.key}
             else:
                 self._pending[key] = node_frame(change.new)
+        elif change.kind in ("Deployment", "ReplicaSet"):
+            key = (change.kind, change.key)
+            if change.type is ChangeType.DELETED:
+                self._pending[key] = {"op": "workload-", "kind": change.kind, "key": change.key}
+            else:
+                self._pending[key] = workload_frame(change.kind, change.new)
 
     def take(self) -> list[dict[str, Any]]:
         changes = list(self._pending.values())

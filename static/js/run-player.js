@@ -12,6 +12,7 @@ let playing = false;
 let timer = null;
 let pods = new Map();
 let nodes = new Map();
+let workloads = new Map(); // "Kind/key" -> frame
 
 const panel = () => document.getElementById("run-panel");
 const control = (name) => panel()?.querySelector(`[data-player="${name}"]`);
@@ -27,6 +28,7 @@ function startRun(id, at = null) {
   position = 0;
   pods = new Map();
   nodes = new Map();
+  workloads = new Map();
   pendingSeek = at;
   send({ type: "resume", run: id, after: 0 });
   setPlaying(at === null); // a new run plays at once; a restored one waits where it was
@@ -72,6 +74,8 @@ function apply(event) {
     else if (change.op === "pod-") pods.delete(change.key);
     else if (change.op === "node") nodes.set(change.name, change);
     else if (change.op === "node-") nodes.delete(change.name);
+    else if (change.op === "workload") workloads.set(`${change.kind}/${change.key}`, change);
+    else if (change.op === "workload-") workloads.delete(`${change.kind}/${change.key}`);
   }
 }
 
@@ -81,6 +85,7 @@ function seekTo(target) {
     chips.clear();
     pods = new Map();
     nodes = new Map();
+    workloads = new Map();
     position = 0;
   }
   while (position < target) apply(run.events[position++]);
@@ -223,8 +228,52 @@ function renderLog() {
   body.closest(".event-log")?.scrollTo({ top: 1e9 });
 }
 
+// Rollouts: each Deployment with its ReplicaSets side by side, pods counted against the
+// rolling-update limits (at most replicas + maxSurge pods, at least replicas - maxUnavailable ready).
+function renderRollouts() {
+  const box = control("rollouts");
+  if (!box) return;
+  const podsByOwner = new Map();
+  for (const pod of pods.values()) {
+    if (!pod.owner || pod.deleting) continue;
+    const counts = podsByOwner.get(pod.owner) ?? { total: 0, ready: 0 };
+    counts.total += 1;
+    if (pod.ready) counts.ready += 1;
+    podsByOwner.set(pod.owner, counts);
+  }
+  const deployments = [...workloads.values()].filter((w) => w.kind === "Deployment");
+  box.replaceChildren(...deployments.map((deployment) => {
+    const sets = [...workloads.values()].filter((w) => w.kind === "ReplicaSet" && w.owner === `Deployment/${deployment.name}`);
+    sets.sort((a, b) => Number(a.revision ?? 0) - Number(b.revision ?? 0));
+    let total = 0;
+    let ready = 0;
+    const rows = sets.map((set) => {
+      const counts = podsByOwner.get(`ReplicaSet/${set.name}`) ?? { total: 0, ready: 0 };
+      total += counts.total;
+      ready += counts.ready;
+      const row = document.createElement("li");
+      row.className = "rs";
+      row.style.setProperty("--owner-hue", ownerHue(`ReplicaSet/${set.name}`));
+      row.textContent = `${set.name} (rev ${set.revision ?? "?"}): ${counts.ready}/${counts.total} ready, wants ${set.replicas}`;
+      return row;
+    });
+    const card = document.createElement("section");
+    card.className = "rollout";
+    const title = document.createElement("h4");
+    const limits = deployment.strategy === "RollingUpdate"
+      ? ` · pods ${total} ≤ ${deployment.replicas + deployment.maxSurge}, ready ${ready} ≥ ${Math.max(0, deployment.replicas - deployment.maxUnavailable)}`
+      : ` · ${deployment.strategy}`;
+    title.textContent = `Deployment ${deployment.name}: ${deployment.replicas} replicas${limits}`;
+    const list = document.createElement("ul");
+    list.append(...rows);
+    card.append(title, list);
+    return card;
+  }));
+}
+
 function render() {
   if (!run) return;
+  renderRollouts();
   renderPods();
   renderLog();
   renderStatus();

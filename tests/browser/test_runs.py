@@ -89,3 +89,26 @@ def test_acting_during_a_run_taints_a_node_and_the_run_continues_from_there(
     expect(log).to_contain_text("TaintManagerEviction", timeout=10_000)
     expect(page.locator("#workload")).to_have_value(re.compile("op: taint"))  # the editor follows the new version
     page.screenshot(path=screenshot_path, full_page=True)
+
+
+def test_a_rolling_update_shows_the_replica_sets_side_by_side_within_the_limits(
+    page: Page, server_url: str, screenshot_path
+):
+    open_gallery_copy(page, server_url, "Rolling update with maxSurge and maxUnavailable")
+    page.get_by_test_id("run").click()
+    status = page.locator("[data-player='status']")
+    expect(status).to_contain_text("finished", timeout=20_000)
+    page.get_by_role("button", name="Pause").click()
+    rollouts = page.locator("[data-player='rollouts']")
+    # Step through the whole run: at every event the pods stay within replicas + maxSurge (3 + 2).
+    total = int(re.search(r"event \d+/(\d+)", status.inner_text()).group(1))
+    page.locator("[data-player='seek']").fill("0")
+    for _ in range(total):
+        page.get_by_role("button", name="Step forward").click()
+        text = rollouts.inner_text()
+        match = re.search(r"pods (\d+) ≤ (\d+)", text)
+        if match:
+            assert int(match.group(1)) <= int(match.group(2)), text
+    expect(rollouts.locator(".rs")).to_have_count(2)  # the old and the new ReplicaSet
+    expect(rollouts).to_contain_text("Deployment nginx: 3 replicas")
+    page.screenshot(path=screenshot_path, full_page=True)
