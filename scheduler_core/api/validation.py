@@ -73,6 +73,8 @@ def subdomain_problem(value: str) -> str | None:
 
 
 def dns_label_problem(value: str) -> str | None:
+    if not API_VALIDATION.get():
+        return None if value and len(value) <= 253 and "/" not in value else "must be a non-empty name without '/'"
     if len(value) > 63:
         return "must be no more than 63 characters"
     if not _DNS1123_LABEL.match(value):

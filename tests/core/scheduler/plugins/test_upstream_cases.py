@@ -52,40 +52,11 @@ KNOWN_DIVERGENCES: dict[tuple[str, str], str] = {
 }
 
 
-# Upstream's InterPodAffinity tests use namespaces named "subteam1.team1" and "NS1", which are not RFC 1123
-# labels, and two terms without a topologyKey: the API server refuses such pods and namespaces, and so does the
-# engine's parser, so these cases never reach the plugin. (Run with both checks switched off, they all pass; strict
-# xfail reports it if the parser ever lets them through.) The four cases with "{{.bad-value.}}" in a
-# matchExpressions value do run as upstream's: the parser accepts such values (the API server would not), and the
-# plugin parses the incoming pod's selectors as framework.NewPodInfo does, failing PreFilter/PreScore the same way.
-_IPA_INVALID_NAMESPACE = (
-    "a namespace named like subteam1.team1 or NS1 is not an RFC 1123 label: the API server and the engine's"
-    " parser refuse it, so the plugin never sees the case"
-)
-KNOWN_DIVERGENCES.update(
-    {
-        ("InterPodAffinity", name): _IPA_INVALID_NAMESPACE
-        for name in (
-            "affinity with NamespaceSelector",
-            "affinity with non-matching NamespaceSelector",
-            "anti-affinity with matching NamespaceSelector",
-            "anti-affinity with matching all NamespaceSelector",
-            "anti-affinity with non-matching NamespaceSelector",
-            "NodeA and nodeB have same topologyKey and label value. NodeA has an existing pod that matches the inter"
-            " pod affinity rule. The pod can not be scheduled onto nodeA, nodeB, but can be scheduled onto nodeC"
-            " (NodeC has an existing pod that match the inter pod affinity rule but in different namespace)",
-            "Affinity symmetry with namespace selector",
-            "AntiAffinity symmetry with namespace selector",
-            "Affinity with pods matching NamespaceSelector",
-            "Affinity with pods matching both NamespaceSelector and Namespaces fields",
-            "with default weight",
-            "with zero weight",
-            "with no matching namespace",
-            "with matching NamespaceSelector",
-            "with matching Namespaces",
-        )
-    }
-)
+# Upstream's InterPodAffinity tests name namespaces "subteam1.team1" and "NS1" (not RFC 1123 labels): like object
+# names, namespace names are only checked when API validation is on, so those cases run as upstream's. Two terms
+# have no topologyKey, which the parser always refuses (Required value), so they never reach the plugin. The four
+# cases with "{{.bad-value.}}" in a matchExpressions value run as upstream's: the plugin parses the incoming pod's
+# selectors as framework.NewPodInfo does, failing PreFilter/PreScore the same way.
 KNOWN_DIVERGENCES.update(
     {
         ("InterPodAffinity", name): (
