@@ -82,13 +82,18 @@ def board_context(request: HttpRequest, scenario: Scenario, message: str = "", e
         "view": view,
         "query": query,
         "node_count": len(nodes),
-        "topology_keys": sorted(
-            {key for node in nodes for key in node.labels if "topology" in key or key in ("zone", "rack", "node-pool")}
-        ),
+        "topology_keys": _groupable_keys(nodes),
         "placement": placement,
         "message": message,
         "error": error,
     }
+
+
+def _groupable_keys(nodes: list[Any]) -> list[str]:
+    """Every label key the nodes carry (zone, rack, node pool, the user's own), topology ones first;
+    the hostname is unique per node, so grouping by it says nothing."""
+    keys = {key for node in nodes for key in node.labels if key != "kubernetes.io/hostname"}
+    return sorted(keys, key=lambda key: ("topology" not in key, key))
 
 
 def _matches(node: Any, query: str) -> bool:
