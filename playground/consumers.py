@@ -5,9 +5,15 @@ Client messages (JSON): {"type": "resume", "run": <id>, "after": <seq>} asks for
 events after a sequence number, so a reconnect continues where it stopped; the client drops any
 event it already has (by seq), so a replayed overlap is never shown twice. Anything else gets an
 error frame; the connection stays up.
+
+A replay can be a whole run (20,000 events), so each connection has a small token bucket of resume
+requests (RESUME_BURST at once, then RESUMES_PER_SECOND): a flood of them gets cheap error frames,
+not replays. A page asks once per run it shows and once per reconnect or gap, far below that.
 """
 
 import json
+import time
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -17,14 +23,20 @@ from playground.broadcast import scenario_group
 
 MAX_CLIENT_FRAME_BYTES = 4096
 RESUME_CHUNK = 500
+RESUME_BURST = 10
+RESUMES_PER_SECOND = 1.0
+clock: Callable[[], float] = time.monotonic
 
 
 class ScenarioConsumer(AsyncWebsocketConsumer):
     group: str
     slug: str
+    resume_tokens: float = RESUME_BURST
+    resume_stamp: float = 0.0
 
     async def connect(self) -> None:
         self.slug = self.scope["url_route"]["kwargs"]["slug"]
+        self.resume_tokens, self.resume_stamp = float(RESUME_BURST), clock()
         if not await self._scenario_exists():
             await self.close(code=4404)
             return
@@ -58,7 +70,22 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
         ):
             await self._error('"run" and "after" must be non-negative integers')
             return
+        if not self._take_resume_token():
+            await self._error(
+                f"too many resume requests: at most {RESUME_BURST} at once, then {RESUMES_PER_SECOND:g} a second"
+            )
+            return
         await self._resume(run_id, after)
+
+    def _take_resume_token(self) -> bool:
+        now = clock()
+        elapsed = max(0.0, now - self.resume_stamp)
+        self.resume_tokens = min(float(RESUME_BURST), self.resume_tokens + elapsed * RESUMES_PER_SECOND)
+        self.resume_stamp = now
+        if self.resume_tokens < 1:
+            return False
+        self.resume_tokens -= 1
+        return True
 
     async def _resume(self, run_id: int, after: int) -> None:
         run = await self._run(run_id)

@@ -4,6 +4,7 @@ otherwise. DATABASE_URL switches to PostgreSQL, REDIS_URL to the channels-redis 
 from pathlib import Path
 
 import dj_database_url
+from django.utils.csp import CSP
 
 from playground.env import envbool, envint, envlist, envsecret, envstr
 
@@ -28,6 +29,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "playground.security.WebsocketConnectSrcMiddleware",  # adds this host's ws:/wss: to connect-src
     "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -48,6 +51,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.csp",
                 "django.contrib.messages.context_processors.messages",
             ],
         },
@@ -85,6 +89,9 @@ else:
 RUNS_IN_BACKGROUND = envbool("RUNS_IN_BACKGROUND", True)
 RUNS_IN_WORKERS = envbool("RUNS_IN_WORKERS", bool(_redis_url))
 
+# Token buckets per client address on scenario creation, runs and validation (playground/ratelimit.py).
+RATE_LIMITS_ENABLED = envbool("RATE_LIMITS", True)
+
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", False)
@@ -92,6 +99,30 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Behind a TLS-terminating proxy, run daphne with --proxy-headers so X-Forwarded-Proto and -For
+# reach Django (https detection for these settings, the client address for the rate limits).
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # probes speak plain http to the pod
+SECURE_HSTS_SECONDS = envint("HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = envbool("HSTS_PRELOAD", False)
+
+# Content Security Policy: no inline script anywhere; scripts, styles, images and fonts from this
+# origin only. The one nonce is for <style> elements the CodeMirror editor creates (it reads it from
+# <meta name="csp-nonce">); no template has an inline style attribute. The embed view alone may be
+# framed (views.embed).
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

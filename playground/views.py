@@ -11,12 +11,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_POST
 
 from playground import acting, board, health, importing, runs
 from playground.broadcast import notify_scenario_changed
 from playground.models import Scenario, ScenarioVersion
 from playground.preview import preview
+from playground.ratelimit import rate_limited
 from playground.scenarios import (
     DEFAULT_CAPACITY,
     InvalidEdit,
@@ -242,6 +244,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@rate_limited("create")
 def new_scenario(request: HttpRequest) -> HttpResponse:
     scenario, secret = create_scenario("Untitled scenario", description="A blank cluster of three workers.")
     _remember_editor(request, scenario, secret)
@@ -249,6 +252,7 @@ def new_scenario(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@rate_limited("create")
 def use_gallery(request: HttpRequest, key: str) -> HttpResponse:
     original = get_object_or_404(Scenario, gallery_key=key)
     scenario, secret = fork(snapshot(original), title=original.title)
@@ -286,13 +290,19 @@ def version_page(request: HttpRequest, permalink: str) -> HttpResponse:
     return render(request, "version.html", {"version": version, "embed": False})
 
 
+# The embed view is made to be framed by any site: the one page without frame-ancestors 'none'.
+EMBED_CSP = {**settings.SECURE_CSP, "frame-ancestors": ["*"]}
+
+
 @xframe_options_exempt
+@csp_override(EMBED_CSP)
 def embed(request: HttpRequest, permalink: str) -> HttpResponse:
     version = get_object_or_404(ScenarioVersion, permalink=permalink)
     return render(request, "version.html", {"version": version, "embed": True})
 
 
 @require_POST
+@rate_limited("create")
 def fork_version(request: HttpRequest, permalink: str) -> HttpResponse:
     version = get_object_or_404(ScenarioVersion, permalink=permalink)
     scenario, secret = fork(version)
@@ -301,6 +311,7 @@ def fork_version(request: HttpRequest, permalink: str) -> HttpResponse:
 
 
 @require_POST
+@rate_limited("create")
 def fork_scenario(request: HttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
     forked, secret = fork(snapshot(scenario))
@@ -316,6 +327,7 @@ def export_yaml(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@rate_limited("validate")
 def validate(request: HttpRequest) -> JsonResponse:
     text = request.POST.get("yaml", "")
     problems = validate_workload(text)
@@ -396,6 +408,7 @@ def save_details(request: HttpRequest, scenario: Scenario, version: int) -> Scen
 
 
 @require_POST
+@rate_limited("run")
 def start_run(request: HttpRequest, slug: str) -> HttpResponse:
     """Anyone with the link may run a scenario (running changes nothing); viewers all see the run."""
     scenario = get_object_or_404(Scenario, slug=slug)
@@ -406,6 +419,7 @@ def start_run(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@rate_limited("run")
 def act(request: HttpRequest, slug: str) -> HttpResponse:
     """An operation at the run's current time: appended to the timeline as an Action, then re-run."""
     scenario = get_object_or_404(Scenario, slug=slug)

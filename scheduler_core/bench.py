@@ -127,7 +127,7 @@ def priority_pod(prefix: str, *, high: bool) -> Callable[[int], dict[str, Any]]:
     return lambda i: _pod(f"{prefix}-{i}", "default", spec)
 
 
-WORKLOADS: dict[str, Workload] = {
+SCHEDULER_WORKLOADS: dict[str, Workload] = {
     w.name: w
     for w in (
         Workload(
@@ -297,7 +297,7 @@ class SimulationWorkload:
     build: Callable[[int], Plan]
     target_seconds: float  # wall seconds of the measured phase, one core here
     target_rss_mib: float | None = None  # peak RSS of the whole run, when the workload has a memory target
-    description: str = ""
+    default: bool = True  # run by `bench` without --workload
 
 
 def _manifest(data: dict[str, Any]) -> Manifest:
@@ -329,7 +329,8 @@ def _deployment(name: str, replicas: int) -> dict[str, Any]:
 
 
 def _action(at: float, op: str, target: str, **args: Any) -> dict[str, Any]:
-    return {"apiVersion": "playground/v1", "kind": "Action", "spec": {"at": f"{at:g}s", "op": op, "target": target, **args}}
+    spec = {"at": f"{at:g}s", "op": op, "target": target, **args}
+    return {"apiVersion": "playground/v1", "kind": "Action", "spec": spec}
 
 
 ROLLOUT_AT = 30.0
@@ -353,11 +354,13 @@ NODE_DOWN_AT = 30.0
 
 
 def node_down(nodes: int) -> Plan:
-    """One Deployment of 10 replicas per node (5,000 x 10 = 50,000 pods on 5,000 nodes), spread by
-    the default topology spreading; then one node's kubelet stops: NotReady after the 50 s grace
-    period, its pods evicted after the 300 s toleration and rescheduled elsewhere."""
+    """Deployments of 100 replicas, one per 10 nodes (500 x 100 = 50,000 pods on 5,000 nodes),
+    spread by the scheduler (LeastAllocated and the default topology spreading); then one node's
+    kubelet stops: NotReady after the 50 s grace period, its pods marked not ready, evicted after
+    the 300 s toleration and replaced on other nodes (the evicted ones stay Terminating: their
+    kubelet cannot confirm)."""
     manifests = _node_manifests(nodes)
-    manifests += [_manifest(_deployment(f"app-{i}", 10)) for i in range(nodes)]
+    manifests += [_manifest(_deployment(f"app-{i}", 100)) for i in range(max(1, nodes // 10))]
     manifests.append(_manifest(_action(NODE_DOWN_AT, "node-down", "Node/scheduler-perf-0")))
     return Plan(manifests, NODE_DOWN_AT)
 
@@ -398,10 +401,17 @@ SIMULATION_WORKLOADS: dict[str, SimulationWorkload] = {
     w.name: w
     for w in (
         SimulationWorkload("DeploymentRollout", 1000, 50, deployment_rollout, 10.0),
-        SimulationWorkload("NodeDown", 5000, 100, node_down, 2.0, target_rss_mib=1024.0),
+        SimulationWorkload("NodeDown", 5000, 100, node_down, 2.0, target_rss_mib=1024.0, default=False),
         SimulationWorkload("StatefulSetStartup", 1000, 60, statefulset_startup, 2.0),
     )
 }
+
+
+# Every workload `bench --workload` takes; without --workload it runs the DEFAULT_WORKLOADS.
+WORKLOADS: dict[str, Workload | SimulationWorkload] = {**SCHEDULER_WORKLOADS, **SIMULATION_WORKLOADS}
+DEFAULT_WORKLOADS = [
+    name for name, w in WORKLOADS.items() if not isinstance(w, SimulationWorkload) or w.default
+]
 
 
 def peak_rss_mib() -> float:
@@ -469,28 +479,44 @@ def run_simulation_workload(name: str, nodes: int | None = None, seed: int = 0) 
     workload = SIMULATION_WORKLOADS[name]
     outcome = simulate_workload(workload, nodes, seed)
     cluster = outcome.simulation.cluster
-    events = len(cluster.events)
+    events = cluster.events
     pods = outcome.counter.created
+    measured_created = pods - outcome.init_pods_created
+    seconds = outcome.seconds
     entry: dict[str, Any] = {
         "name": workload.name,
         "kind": "simulation",
         "nodes": cluster.count("Node"),
-        "pods": pods,
-        "events": events,
-        "seconds": round(outcome.seconds, 3),
-        "cpu_seconds": round(outcome.cpu_seconds, 3),
+        "pods": pods,  # created over the whole run
+        "events": len(events),
+        "seconds": round(seconds, 3),  # wall time of the measured phase
         "target_seconds": workload.target_seconds,
-        "peak_rss_mib": peak_rss_mib(),
+        "peak_rss_mib": peak_rss_mib(),  # of the process that ran this workload alone
+        "cpu_seconds": round(outcome.cpu_seconds, 3),
         "init_seconds": round(outcome.init_seconds, 3),
         "init_events": outcome.init_events,
-        "measured_events": events - outcome.init_events,
+        "measured_events": len(events) - outcome.init_events,
         "pods_at_start": outcome.pods_at_start,
-        "measured_pods_created": pods - outcome.init_pods_created,
+        "measured_pods_created": measured_created,
         "pods_deleted": outcome.counter.deleted,
         "simulated_seconds": round(outcome.simulation.now, 3),
     }
     if workload.target_rss_mib is not None:
         entry["target_rss_mib"] = workload.target_rss_mib
+    # The scheduler workloads' fields, so that one report reads the same for both kinds: the pods
+    # created in the measured phase per second (at the target, as many per target_seconds).
+    rate = measured_created / seconds if seconds > 0 else 0.0
+    entry.update(
+        {
+            "init_pods": outcome.pods_at_start,
+            "measured_pods": measured_created,
+            "pods_per_second": round(rate, 1),
+            "window_average_pods_per_second": round(rate, 1),
+            "target_pods_per_second": round(measured_created / workload.target_seconds, 1),
+            "scheduled": sum(1 for event in events[outcome.init_events :] if event.reason == "Scheduled"),
+            "unschedulable": sum(1 for pod in cluster.objects("Pod") if not pod.spec.node_name),
+        }
+    )
     return entry
 
 
@@ -504,10 +530,18 @@ def _run_isolated(name: str, nodes: int | None, seed: int) -> dict[str, Any]:
 
 
 def run(names: list[str] | None, nodes: int | None, seed: int = 0) -> dict[str, Any]:
-    selected = [WORKLOADS[name] for name in names] if names else list(WORKLOADS.values())
+    """The workloads named (default: DEFAULT_WORKLOADS), scheduler ones in this process and
+    simulation ones each in a child process of its own."""
+    entries = []
+    for name in names or DEFAULT_WORKLOADS:
+        workload = WORKLOADS[name]
+        if isinstance(workload, SimulationWorkload):
+            entries.append(_run_isolated(name, nodes, seed))
+        else:
+            entries.append(run_workload(workload, nodes, seed))
     return {
         "python": platform.python_version(),
         "machine": f"{platform.machine()} {platform.processor() or platform.system()}".strip(),
         "implementation": sys.implementation.name,
-        "workloads": [run_workload(workload, nodes, seed) for workload in selected],
+        "workloads": entries,
     }

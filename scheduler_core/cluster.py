@@ -2,12 +2,17 @@
 
 Every state change goes through here: create, update and delete bump the resourceVersion, notify
 the watchers (controllers and the scheduler) in registration order, and nothing else writes state.
-Events (core/v1 Event) are recorded here too, stamped with the simulated clock.
+A watcher may name the kinds it cares about: it is then called for those only (the others still in
+registration order). Events (core/v1 Event) are recorded here too, stamped with the simulated clock.
+
+Reads in store order (`objects`, `items`) list a kind's objects in the order they were created (an
+update keeps an object's place). `pods_on_node` gives the pods bound to a node in that same order,
+from an index kept on every write, so node handlers need not scan every pod of the cluster.
 """
 
 import random
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -42,7 +47,12 @@ class Cluster:
         self._clock = clock
         self._rng = rng
         self._objects: dict[str, dict[str, Any]] = {}
-        self._watchers: list[Callable[[Change], None]] = []
+        self._watchers: list[tuple[Callable[[Change], None], frozenset[str] | None]] = []
+        self._watchers_by_kind: dict[str, tuple[Callable[[Change], None], ...]] = {}
+        # Pods by the node they are bound to: node -> pod key -> the pod's creation number (store order).
+        self._pods_by_node: dict[str, dict[str, int]] = {}
+        self._created: dict[str, int] = {}  # pod key -> creation number
+        self._creations = 0
         self.events: list[Event] = []
         self.max_events = max_events
         self.resource_version = 0
@@ -66,10 +76,27 @@ class Cluster:
     def count(self, kind: str) -> int:
         return len(self._objects.get(kind, {}))
 
+    def pods_on_node(self, node_name: str) -> list[Any]:
+        """The pods whose spec.nodeName is this node, in store order (as a scan of `objects("Pod")` finds them)."""
+        keys = self._pods_by_node.get(node_name)
+        if not keys:
+            return []
+        pods = self._objects["Pod"]
+        ordered = sorted(keys.items(), key=_second) if len(keys) > 1 else keys.items()
+        return [pods[key] for key, _ in ordered]
+
     # ------------------------------------------------------------------ writes
 
-    def watch(self, watcher: Callable[[Change], None]) -> None:
-        self._watchers.append(watcher)
+    def watch(self, watcher: Callable[[Change], None], kinds: Iterable[str] | None = None) -> None:
+        """Call `watcher` with every change, or with the changes of `kinds` only, after the watchers
+        registered before it."""
+        self._watchers.append((watcher, frozenset(kinds) if kinds is not None else None))
+        self._watchers_by_kind.clear()
+
+    def _watchers_of(self, kind: str) -> tuple[Callable[[Change], None], ...]:
+        watchers = tuple(watcher for watcher, kinds in self._watchers if kinds is None or kind in kinds)
+        self._watchers_by_kind[kind] = watchers
+        return watchers
 
     def new_uid(self) -> str:
         """A UUID drawn from the run's seeded generator: the same scenario gets the same uids."""
@@ -89,6 +116,11 @@ class Cluster:
         metadata = replace(metadata, creation_timestamp=self._clock())
         obj = replace(obj, metadata=metadata)
         store[key] = obj
+        if kind == "Pod":
+            self._creations += 1
+            self._created[key] = self._creations
+            if obj.spec.node_name:
+                self._pods_by_node.setdefault(obj.spec.node_name, {})[key] = self._creations
         self.resource_version += 1
         self._notify(Change(ChangeType.ADDED, kind, key, None, obj))
         return obj
@@ -100,9 +132,13 @@ class Cluster:
         old = store.get(key)
         if old is None:
             raise ConflictError(f'{kind.lower()}s "{obj.metadata.name}" not found')
-        if old == obj:
+        if old is obj or old == obj:
             return old
         store[key] = obj
+        if kind == "Pod" and old.spec.node_name != obj.spec.node_name:
+            self._unbind(old)
+            if obj.spec.node_name:
+                self._pods_by_node.setdefault(obj.spec.node_name, {})[key] = self._created[key]
         self.resource_version += 1
         self._notify(Change(ChangeType.MODIFIED, kind, key, old, obj))
         return obj
@@ -112,12 +148,27 @@ class Cluster:
         old = store.pop(key, None)
         if old is None:
             raise ConflictError(f'{kind.lower()}s "{key}" not found')
+        if kind == "Pod":
+            self._unbind(old)
+            del self._created[key]
         self.resource_version += 1
         self._notify(Change(ChangeType.DELETED, kind, key, old, None))
         return old
 
+    def _unbind(self, pod: Any) -> None:
+        node_name = pod.spec.node_name
+        if node_name:
+            keys = self._pods_by_node.get(node_name)
+            if keys is not None:
+                keys.pop(pod.metadata.key, None)
+                if not keys:
+                    del self._pods_by_node[node_name]
+
     def _notify(self, change: Change) -> None:
-        for watcher in self._watchers:
+        watchers = self._watchers_by_kind.get(change.kind)
+        if watchers is None:
+            watchers = self._watchers_of(change.kind)
+        for watcher in watchers:
             watcher(change)
 
     # ------------------------------------------------------------------ events
@@ -137,6 +188,10 @@ class Cluster:
         )
         self.events.append(event)
         return event
+
+
+def _second(item: tuple[str, int]) -> int:
+    return item[1]
 
 
 def type_name(obj: Any) -> str:

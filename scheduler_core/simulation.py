@@ -54,14 +54,18 @@ class Simulation:
         self.configuration = configuration or SchedulerConfiguration()
         self.workload_demand: dict[str, float] = {}
         self._timers: list[_Timer] = []
+        self._busy_timers = 0  # timers that are not idle: while there are some, the run goes on
         self._sequence = itertools.count()
         self.manifests = list(manifests)
         from scheduler_core.controllers.registry import default_controllers
 
         factories = list(controllers) if controllers is not None else default_controllers()
         self.controllers: list[Controller] = [factory(self) for factory in factories]
+        self._by_name: dict[str, Controller] = {}
         for controller in self.controllers:
-            self.cluster.watch(controller.on_change)
+            self._by_name.setdefault(controller.name, controller)
+            # A controller that names the kinds it reacts to (watch_kinds) is not called for the others.
+            self.cluster.watch(controller.on_change, kinds=getattr(controller, "watch_kinds", None))
         self._started = False
 
     # ------------------------------------------------------------------ the Context protocol
@@ -73,9 +77,11 @@ class Simulation:
     def after(self, delay: float, callback: Callable[[], None], *, label: str = "", idle: bool = False) -> None:
         timer = _Timer(self._now + max(delay, 0.0), next(self._sequence), callback, label, idle)
         heapq.heappush(self._timers, timer)
+        if not idle:
+            self._busy_timers += 1
 
     def controller(self, name: str) -> Any:
-        return next((c for c in self.controllers if c.name == name), None)
+        return self._by_name.get(name)
 
     # ------------------------------------------------------------------ running
 
@@ -115,13 +121,15 @@ class Simulation:
             while emitted < len(self.cluster.events):
                 yield self.cluster.events[emitted]
                 emitted += 1
-            if not self._timers or all(timer.idle for timer in self._timers):
-                break
+            if not self._busy_timers:
+                break  # no timers, or only idle ones
             timer = heapq.heappop(self._timers)
             if until is not None and timer.time > until:
                 heapq.heappush(self._timers, timer)
                 self._now = until
                 break
+            if not timer.idle:
+                self._busy_timers -= 1
             self._now = timer.time
             timer.callback()
             self._settle()

@@ -12,6 +12,8 @@ from scheduler_core.api import quantity
 from scheduler_core.api.types import CPU
 from scheduler_core.errors import ManifestError, QuantityError
 
+INT64_MAX = 2**63 - 1
+INT64_MIN = -(2**63)
 _TYPE_NAMES = {str: "a string", int: "an integer", bool: "a boolean", dict: "an object", list: "a list"}
 
 
@@ -70,6 +72,8 @@ class Fields:
 
     def integer(self, key: str, default: int | None = None, *, minimum: int | None = None) -> int | None:
         value: int | None = self._typed(key, int, default)
+        if value is not None and not INT64_MIN <= value <= INT64_MAX:  # the API server's widest integer
+            raise self.error(key, f"must be a 64-bit integer (at most {INT64_MAX} and at least {INT64_MIN})")
         if value is not None and minimum is not None and value < minimum:
             raise self.error(key, f"must be greater than or equal to {minimum}")
         return value
@@ -93,9 +97,16 @@ class Fields:
             return None
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise self.error(key, f"must be an integer or a percentage string, not {_describe(value)}")
-        if isinstance(value, str) and not (value.endswith("%") and value[:-1].isdigit()) and not value.isdigit():
-            raise self.error(key, f'invalid value "{value}": must be an integer or a percentage ("25%")')
-        return int(value) if isinstance(value, str) and value.isdigit() else value
+        if isinstance(value, str):
+            digits = value[:-1] if value.endswith("%") else value
+            if not (digits.isascii() and digits.isdigit()):  # not "²": isdigit() alone takes superscripts
+                raise self.error(key, f'invalid value "{value[:80]}": must be an integer or a percentage ("25%")')
+            number = int(digits) if len(digits) <= 19 else INT64_MAX + 1  # int() refuses 4,300+ digits
+        else:
+            number = value
+        if not INT64_MIN <= number <= INT64_MAX:
+            raise self.error(key, f"must be a 64-bit integer (at most {INT64_MAX} and at least {INT64_MIN})")
+        return number if isinstance(value, str) and not value.endswith("%") else value
 
     def int_or_name(self, key: str) -> int | str | None:
         """A port number or a port name (Service targetPort)."""

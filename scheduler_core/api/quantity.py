@@ -32,6 +32,8 @@ def parse_quantity(text: str | int | float) -> Fraction:
     if isinstance(text, bool):
         raise QuantityError(FORMAT_ERROR)
     if isinstance(text, int):
+        if abs(text) >= 10**MAX_QUANTITY_LENGTH:  # as long a number as a quantity string may be
+            raise QuantityError(FORMAT_ERROR)
         return Fraction(text)
     if isinstance(text, float):
         if not math.isfinite(text):

@@ -117,11 +117,11 @@ def _iter_documents(text: str, source: str) -> Iterator[YamlDocument]:
     try:
         loader = _MarkedLoader(text)  # the reader refuses control characters here, before any document
     except yaml.reader.ReaderError as error:
-        line = text.count("\n", 0, error.position) + 1
         message = f"invalid YAML: unacceptable character #x{error.character:04x}: {error.reason}"
-        raise ManifestError("", "", message, line) from None
+        raise ManifestError("", "", message, text.count("\n", 0, error.position) + 1) from None
     loader.nodes_seen = 0
     index = 0
+    constructing = False  # errors name the document being composed (index + 1) or constructed (index)
     try:
         while loader.check_node():
             node = loader.get_node()
@@ -130,18 +130,21 @@ def _iter_documents(text: str, source: str) -> Iterator[YamlDocument]:
                 raise ManifestError("", "", f"more than {MAX_DOCUMENTS} YAML documents")
             if node is None:
                 continue
+            constructing = True
             data = loader.construct_document(node)
+            constructing = False
             if data is None:
                 continue
             yield YamlDocument(index=index, line=node.start_mark.line + 1, data=data)
     except ManifestError as error:
-        where = f"document {index + 1}"
+        where = f"document {index if constructing else index + 1}"
         raise ManifestError(where, error.path, error.message, error.line) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = error.problem or error.context or "invalid YAML"
-        raise ManifestError(f"document {index + 1}", "", f"invalid YAML: {problem}", line) from None
+        where = f"document {index if constructing else index + 1}"
+        raise ManifestError(where, "", f"invalid YAML: {problem}", line) from None
     except yaml.YAMLError as error:
         raise ManifestError("", "", f"invalid YAML: {error}") from None
     except RecursionError:

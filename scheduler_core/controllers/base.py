@@ -40,6 +40,9 @@ class Context(Protocol):
 
 
 class Controller(Protocol):
+    """A controller may also name the kinds its on_change reacts to in a class attribute
+    `watch_kinds` (a frozenset): the simulation then does not call it for the others."""
+
     name: str
 
     def on_change(self, change: Change) -> None: ...
@@ -57,6 +60,8 @@ class DirtyKeys:
         self.keys[key] = None
 
     def take(self) -> list[str]:
+        if not self.keys:
+            return []
         keys = list(self.keys)
         self.keys.clear()
         return keys

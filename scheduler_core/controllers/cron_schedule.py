@@ -40,8 +40,8 @@ def _expression(schedule: str) -> str:
 def _zone(time_zone: str | None) -> ZoneInfo:
     try:
         return ZoneInfo(time_zone or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        raise CronScheduleError(f'unknown time zone "{time_zone}"') from None
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long for a file name
+        raise CronScheduleError(f'unknown time zone "{(time_zone or "")[:60]}"') from None
 
 
 def validate_schedule(schedule: str, time_zone: str | None = None) -> None:

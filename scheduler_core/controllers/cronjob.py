@@ -111,6 +111,7 @@ class _ScheduleError(Exception):
 
 class CronJobController:
     name = NAME
+    watch_kinds = frozenset({"Job", KIND})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx

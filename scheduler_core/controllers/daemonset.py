@@ -182,6 +182,7 @@ def _by_creation_and_phase(pod: Pod) -> tuple[bool, float, str]:
 
 class DaemonSetController:
     name = NAME
+    watch_kinds = frozenset({"Pod", "Node", KIND})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx

@@ -56,6 +56,7 @@ PAUSED_ROLLBACK_MESSAGE = (
 
 class DeploymentController:
     name = NAME
+    watch_kinds = frozenset({"Pod", "ReplicaSet", "Deployment"})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -266,7 +267,7 @@ class DeploymentController:
             raw = action.args.get("toRevision", 0)
             try:
                 to_revision = int(raw if raw is not None else 0)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):  # OverflowError: toRevision: .inf
                 raise ActionError(f"invalid toRevision {raw!r}: must be a revision number") from None
             if to_revision < 0:
                 raise ActionError(f"invalid toRevision {to_revision}: must be 0 (the previous revision) or more")

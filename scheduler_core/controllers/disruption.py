@@ -124,6 +124,7 @@ def _same(ref: OwnerReference, obj: Any) -> bool:
 
 class DisruptionController:
     name = NAME
+    watch_kinds = frozenset({"PodDisruptionBudget", "Pod"})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -141,6 +142,9 @@ class DisruptionController:
                 return
             self.dirty.mark(change.key)
         elif change.kind == "Pod":
+            if not self.ctx.cluster.count("PodDisruptionBudget"):
+                self._multiple_noted.pop(change.key, None)  # no budget to mark or to warn about
+                return
             pod: Pod = change.new if change.new is not None else change.old
             for pdb in self.ctx.cluster.objects("PodDisruptionBudget"):
                 if pdb.metadata.namespace == pod.namespace:

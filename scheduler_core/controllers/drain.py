@@ -103,6 +103,7 @@ class _Drain:
 
 class DrainController:
     name = NAME
+    watch_kinds = frozenset({"Pod"})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -172,10 +173,7 @@ class DrainController:
     def _pods_for_deletion(self, node_name: str) -> tuple[list[Pod], str]:
         """GetPodsForDeletion with kubectl's filters (DaemonSet, mirror, unreplicated), in the order
         the API lists pods; the warnings line groups pods by message."""
-        pods = sorted(
-            (pod for pod in self.ctx.cluster.objects("Pod") if pod.spec.node_name == node_name),
-            key=lambda pod: (pod.namespace, pod.name),
-        )
+        pods = sorted(self.ctx.cluster.pods_on_node(node_name), key=lambda pod: (pod.namespace, pod.name))
         chosen: list[Pod] = []
         warned: dict[str, list[str]] = {}
         for pod in pods:

@@ -104,35 +104,48 @@ def service_endpoints(cluster: Cluster, namespace: str, name: str) -> tuple[Endp
 
 class EndpointsController:
     name = NAME
+    watch_kinds = frozenset({"Service", "Pod"})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self._dirty = DirtyKeys()
         self._endpoints: dict[str, tuple[Endpoint, ...]] = {}
+        self._services: dict[str, dict[str, Service]] = {}  # namespace -> its Services by key, in store order
 
     def on_change(self, change: Change) -> None:
         if change.kind == "Service":
             self._dirty.mark(change.key)
+            service: Service = change.new if change.new is not None else change.old
+            in_namespace = self._services.setdefault(service.metadata.namespace, {})
+            if change.new is None:
+                in_namespace.pop(change.key, None)
+            else:
+                in_namespace[change.key] = change.new
         elif change.kind == "Pod":
             pod = change.new or change.old
-            for key, service in self.ctx.cluster.items("Service"):
-                if service.metadata.namespace != pod.namespace:
-                    continue
+            services = self._services.get(pod.namespace)
+            if not services:
+                return
+            for key, service in services.items():
                 if (change.old is not None and selects(service, change.old.labels)) or (
                     change.new is not None and selects(service, change.new.labels)
                 ):
                     self._dirty.mark(key)
 
     def sync(self) -> bool:
+        # Endpoints are derived state (nothing in the store changes): they are computed when read,
+        # from the Services marked since, which gives the same endpoints as computing them here.
+        return False
+
+    def _refresh(self) -> None:
         for key in self._dirty.take():
             service = self.ctx.cluster.get("Service", key)
             if service is None:
                 self._endpoints.pop(key, None)
             else:
                 self._endpoints[key] = compute_endpoints(self.ctx.cluster, service)
-        return False  # endpoints are derived state: nothing in the store changed
 
     def endpoints(self, namespace: str, name: str) -> tuple[Endpoint, ...]:
         """The endpoints of Service namespace/name now."""
-        self.sync()
+        self._refresh()
         return self._endpoints.get(f"{namespace}/{name}", ())

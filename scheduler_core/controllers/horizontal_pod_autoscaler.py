@@ -706,6 +706,7 @@ class _Autoscaler:
 
 class HorizontalPodAutoscalerController:
     name = NAME
+    watch_kinds = frozenset({"Pod", HPA_KIND, *SCALE_TARGET_KINDS})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx

@@ -108,7 +108,7 @@ def finished_condition_type(job: Job) -> str | None:
 def completion_index(pod: Pod) -> int | None:
     """getCompletionIndex: the annotation's value, if it is a non-negative integer."""
     raw = pod.metadata.annotations.get(JOB_COMPLETION_INDEX)
-    if raw is None or not raw.isdigit():
+    if raw is None or not (raw.isascii() and raw.isdigit()) or len(raw) > 18:  # not "²", nor past int64
         return None
     return int(raw)
 
@@ -177,6 +177,7 @@ def _active_pods_for_removal(job: Job, pods: list[Pod], at_least: int) -> list[P
 
 class JobController:
     name = NAME
+    watch_kinds = frozenset({"Pod", KIND})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx

@@ -31,6 +31,8 @@ def _seconds(pod: Pod, annotation: str, default: float) -> float:
         value = float(raw)
     except ValueError:
         return default
+    if value != value:  # "nan" parses as a float but is no time
+        return default
     return min(max(value, 0.0), MAX_ANNOTATED_SECONDS)
 
 
@@ -47,34 +49,24 @@ def readiness_delay(pod: Pod) -> float:
 
 class Kubelet:
     name = NAME
+    watch_kinds = frozenset({"Pod", "Node"})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self._starting: set[str] = set()  # uids with a start timer
         self._stopping: set[str] = set()  # uids with a removal timer
-        self._pods_by_node: dict[str, set[str]] = {}
 
     def on_change(self, change: Change) -> None:
         if change.kind == "Pod":
-            self._index(change)
             pod = change.new
             if change.type is ChangeType.DELETED or pod is None:
                 return
             self._consider(pod)
         elif change.kind == "Node" and change.type is ChangeType.MODIFIED:
             # Any node update may mean its kubelet is back (Ready again, or restarted before the
-            # control plane noticed): look at its pods again. _consider is idempotent.
-            for key in list(self._pods_by_node.get(change.new.name, ())):
-                pod = self.ctx.cluster.get("Pod", key)
-                if pod is not None:
-                    self._consider(pod)
-
-    def _index(self, change: Change) -> None:
-        old, new = change.old, change.new
-        if old is not None and old.spec.node_name:
-            self._pods_by_node.get(old.spec.node_name, set()).discard(old.key)
-        if new is not None and new.spec.node_name:
-            self._pods_by_node.setdefault(new.spec.node_name, set()).add(new.key)
+            # control plane noticed): look at its pods again, in store order. _consider is idempotent.
+            for pod in self.ctx.cluster.pods_on_node(change.new.name):
+                self._consider(pod)
 
     def sync(self) -> bool:
         return False  # all of the kubelet's work runs on timers

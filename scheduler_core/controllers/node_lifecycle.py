@@ -61,6 +61,7 @@ def _without(taints: tuple[Taint, ...], keys: tuple[str, ...]) -> tuple[Taint, .
 
 class NodeLifecycleController:
     name = NAME
+    watch_kinds = frozenset({"Node"})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -123,8 +124,8 @@ class NodeLifecycleController:
 
     def _mark_pods_not_ready(self, name: str) -> None:
         """MarkPodsNotReady: a Warning on each pod whose Ready condition it turns False."""
-        for pod in self.ctx.cluster.objects("Pod"):
-            if pod.spec.node_name != name or not pod.status.ready:
+        for pod in self.ctx.cluster.pods_on_node(name):
+            if not pod.status.ready:
                 continue
             stored: Pod = self.ctx.cluster.update(replace(pod, status=replace(pod.status, ready=False)))
             record(self.ctx, stored, NODE_NOT_READY, POD_NODE_NOT_READY_MESSAGE, warning=True, source=SOURCE)
@@ -146,10 +147,9 @@ class NodeLifecycleController:
         self.ctx.cluster.update(
             replace(node, spec=replace(node.spec, taints=taints), status=replace(node.status, ready=True))
         )
-        for pod in self.ctx.cluster.objects("Pod"):
+        for pod in self.ctx.cluster.pods_on_node(name):
             if (
-                pod.spec.node_name == name
-                and pod.status.phase == "Running"
+                pod.status.phase == "Running"
                 and not pod.status.ready
                 and pod.metadata.deletion_timestamp is None
             ):

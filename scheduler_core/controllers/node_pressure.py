@@ -125,6 +125,7 @@ def eviction_message(pod: Pod, available: int) -> str:
 
 class NodePressureEviction:
     name = NAME
+    watch_kinds = frozenset({"Pod", "Node"})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx

@@ -138,6 +138,8 @@ def _claim_ref_has_uid(volume: PersistentVolume) -> bool:
 
 class PersistentVolumeController:
     name = NAME
+    # The kinds on_change reacts to.
+    watch_kinds = frozenset({"Pod", "PersistentVolumeClaim", "PersistentVolume", "StorageClass"})
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx

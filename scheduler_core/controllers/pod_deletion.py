@@ -25,7 +25,7 @@ from scheduler_core.api.types import Pod
 POD_DELETION_COST_ANNOTATION = "controller.kubernetes.io/pod-deletion-cost"
 _PHASE_ORDINAL = {"Pending": 0, "Unknown": 1, "Running": 2}
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
-_INTEGER = re.compile(r"-?[0-9]+")
+_INTEGER = re.compile(r"-?[0-9]{1,10}")  # int32 has at most 10 digits (and int() refuses 4,300+)
 
 
 def api_seconds(timestamp: float) -> int:

@@ -79,6 +79,7 @@ def slow_start_batch(count: int, initial: int, attempt: Any) -> tuple[int, str |
 
 class ReplicaSetController:
     name = NAME
+    watch_kinds = frozenset({"Pod", "ReplicaSet"})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -393,11 +394,10 @@ class ReplicaSetController:
         return since is not None and since + min_ready_seconds <= self.ctx.now + 1e-9
 
     def _calculate_status(self, rs: ReplicaSet, active: list[Pod]) -> ReplicaSetStatus:
-        template_labels = rs.spec.template.labels
+        template_labels = rs.spec.template.labels.items()
         labeled = ready = available = 0
         for pod in active:
-            labels = pod.metadata.labels
-            if all(labels.get(k) == v for k, v in template_labels.items()):
+            if template_labels <= pod.metadata.labels.items():  # every template label, with its value
                 labeled += 1
             if pod.status.ready:
                 ready += 1

@@ -20,6 +20,7 @@ NAME = "resourcequota"
 
 class ResourceQuotaController:
     name = NAME
+    watch_kinds = frozenset(KIND_RESOURCES)  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx

@@ -127,6 +127,15 @@ def _scheduling_relevant(pod: Pod) -> Any:
     return (pod.spec, pod.metadata.labels)
 
 
+def _selector_source(kind: str, obj: Any) -> SelectorSource:
+    if kind == "Service":
+        assert isinstance(obj, Service)
+        selector = LabelSelector(obj.spec.selector) if obj.spec.selector else None
+        return SelectorSource(kind, obj.metadata.namespace, obj.metadata.name, selector)
+    assert isinstance(obj, ReplicaSet | StatefulSet)
+    return SelectorSource(kind, obj.metadata.namespace, obj.metadata.name, obj.spec.selector)
+
+
 def truncate_note(message: str, limit: int = EVENT_NOTE_LIMIT) -> str:
     """Event notes are capped at 1024 bytes; longer ones end with " ..."."""
     encoded = message.encode()
@@ -137,6 +146,8 @@ def truncate_note(message: str, limit: int = EVENT_NOTE_LIMIT) -> str:
 
 class SchedulerController:
     name = NAME
+    # The kinds on_change reacts to.
+    watch_kinds = frozenset({"Pod", "Node", "Namespace", "PodDisruptionBudget", *SELECTOR_KINDS, *STORAGE_EVENTS})
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -155,6 +166,10 @@ class SchedulerController:
         self._leftover_timer = False
         self.handle.volumes = StoreVolumeLister(ctx.cluster)
         self._binding: dict[str, _Binding] = {}  # pod key -> its waiting binding cycle
+        # Default spreading's selector sources by kind, in store order, kept from the watch; the
+        # handle's list is rebuilt from them before the next scheduling cycle that may read it.
+        self._sources: dict[str, dict[str, SelectorSource]] = {kind: {} for kind in SELECTOR_KINDS}
+        self._sources_stale = False
 
     # ------------------------------------------------------------------ watching
 
@@ -171,7 +186,7 @@ class SchedulerController:
         elif kind == "PodDisruptionBudget":
             self.handle.pdbs = list(self.ctx.cluster.objects("PodDisruptionBudget"))
         elif kind in SELECTOR_KINDS and _selector_changed(change):
-            self.handle.selector_sources = self._selector_sources()
+            self._selector_source_changed(change)
         elif kind in STORAGE_EVENTS and change.type is not ChangeType.DELETED:
             added, updated = STORAGE_EVENTS[kind]
             self._moved(added if change.type is ChangeType.ADDED else updated)
@@ -253,17 +268,21 @@ class SchedulerController:
             if events:
                 self._moved(*events)
 
-    def _selector_sources(self) -> list[SelectorSource]:
-        sources = []
-        for service in self.ctx.cluster.objects("Service"):
-            assert isinstance(service, Service)
-            selector = LabelSelector(service.spec.selector) if service.spec.selector else None
-            sources.append(SelectorSource("Service", service.metadata.namespace, service.metadata.name, selector))
-        for kind in ("ReplicaSet", "StatefulSet"):
-            for obj in self.ctx.cluster.objects(kind):
-                assert isinstance(obj, ReplicaSet | StatefulSet)
-                sources.append(SelectorSource(kind, obj.metadata.namespace, obj.metadata.name, obj.spec.selector))
-        return sources
+    def _selector_source_changed(self, change: Change) -> None:
+        sources = self._sources[change.kind]
+        if change.type is ChangeType.DELETED:
+            sources.pop(change.key, None)
+        else:
+            # An update keeps its place (as in the store); a new object goes last.
+            sources[change.key] = _selector_source(change.kind, change.new)
+        self._sources_stale = True
+
+    def _refresh_selector_sources(self) -> None:
+        """The handle's selector sources as the store lists them: Services, ReplicaSets, StatefulSets."""
+        if self._sources_stale:
+            self._sources_stale = False
+            sources = self._sources
+            self.handle.selector_sources = [source for kind in SELECTOR_KINDS for source in sources[kind].values()]
 
     # ------------------------------------------------------------------ timers
 
@@ -305,6 +324,7 @@ class SchedulerController:
         info = self.queue.pop(self.ctx.now)
         if info is None:
             return False
+        self._refresh_selector_sources()
         current: Pod | None = self.ctx.cluster.get("Pod", info.key)
         if current is None or current.spec.node_name:
             self.queue.done(info.key)

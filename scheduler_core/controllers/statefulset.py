@@ -26,6 +26,7 @@ pod template, named `<set>-<hash>`. Event messages are stateful_pod_control.go's
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from scheduler_core.admission.priority import AdmissionError
@@ -76,6 +77,7 @@ TERMINAL = ("Succeeded", "Failed")
 # ---------------------------------------------------------------------------- identity
 
 
+@lru_cache(maxsize=16384)  # a sync reads every pod's ordinal, several times: parse each name once
 def parent_and_ordinal(pod_name: str) -> tuple[str, int]:
     """getParentNameAndOrdinal: ("", -1) when the name is not <parent>-<ordinal>."""
     match = ORDINAL_PATTERN.match(pod_name)
@@ -138,6 +140,10 @@ class Revision:
     template: PodTemplateSpec
 
 
+def _first(item: tuple[int, Pod]) -> int:
+    return item[0]
+
+
 def revision_label(pod: Pod) -> str:
     return pod.labels.get(REVISION_LABEL, "")
 
@@ -152,6 +158,7 @@ def _aggregate(errors: list[str]) -> str:
 
 class StatefulSetController:
     name = NAME
+    watch_kinds = frozenset({KIND, "Pod", "PersistentVolumeClaim"})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -205,7 +212,9 @@ class StatefulSetController:
             # The garbage collector: claims whose controller was this pod (whenScaled: Delete).
             self._collect_claims.extend(self.claims_by_pod.forget(old.metadata.uid))
         before, after = self.pods.observe(change)
-        for uid in {before, after} - {None}:
+        for uid in dict.fromkeys((before, after)):  # in that order (a set's order varies between runs)
+            if uid is None:
+                continue
             key = self._keys_by_uid.get(str(uid))
             if key is None:
                 continue
@@ -246,8 +255,9 @@ class StatefulSetController:
         pods = self._owned_pods(ss)
         current, update = self._revisions_of(ss, pods)
         failed = _SyncState(self, ss, current, update).run(pods)
-        self._update_status(ss, current, update)
-        self._truncate_history(ss, current, update)
+        pods = self._owned_pods(ss)  # after this round's creations and deletions
+        self._update_status(ss, current, update, pods)
+        self._truncate_history(ss, current, update, pods)
         if failed:
             self.requeue.rate_limited(key)
         else:
@@ -258,12 +268,18 @@ class StatefulSetController:
                 self.queue.add_after(key, float(latest.spec.min_ready_seconds))
 
     def _owned_pods(self, ss: StatefulSet) -> list[Pod]:
-        pods = []
+        """The set's pods, by ordinal (a stable sort: the index's order among equal ordinals)."""
+        name = ss.metadata.name
+        get = self.ctx.cluster.get
+        members: list[tuple[int, Pod]] = []
         for key in self.pods.keys(ss.metadata.uid):
-            pod: Pod | None = self.ctx.cluster.get("Pod", key)
-            if pod is not None and is_member(ss, pod):
-                pods.append(pod)
-        return sorted(pods, key=ordinal_of)
+            pod: Pod | None = get("Pod", key)
+            if pod is not None:
+                parent, ordinal = parent_and_ordinal(pod.metadata.name)
+                if parent == name:
+                    members.append((ordinal, pod))
+        members.sort(key=_first)
+        return [pod for _, pod in members]
 
     # ------------------------------------------------------------------ revisions
 
@@ -291,9 +307,9 @@ class StatefulSetController:
         current = next((r for r in history if r.name == ss.status.current_revision), update)
         return current, update
 
-    def _truncate_history(self, ss: StatefulSet, current: Revision, update: Revision) -> None:
+    def _truncate_history(self, ss: StatefulSet, current: Revision, update: Revision, pods: list[Pod]) -> None:
         history = self._revisions.get(ss.metadata.uid, [])
-        live = {current.name, update.name} | {revision_label(pod) for pod in self._owned_pods(ss)}
+        live = {current.name, update.name} | {revision_label(pod) for pod in pods}
         old = [revision for revision in history if revision.name not in live]
         surplus = len(old) - ss.spec.revision_history_limit
         for revision in old[: max(surplus, 0)]:
@@ -305,8 +321,8 @@ class StatefulSetController:
 
     # ------------------------------------------------------------------ status
 
-    def _update_status(self, ss: StatefulSet, current: Revision, update: Revision) -> None:
-        pods = [pod for pod in self._owned_pods(ss) if ordinal_of(pod) >= 0]
+    def _update_status(self, ss: StatefulSet, current: Revision, update: Revision, owned: list[Pod]) -> None:
+        pods = [pod for pod in owned if ordinal_of(pod) >= 0]
         replicas = ready = available = current_count = updated = 0
         for pod in pods:
             replicas += 1
@@ -315,9 +331,10 @@ class StatefulSetController:
                 if self.available(pod, ss.spec.min_ready_seconds):
                     available += 1
             if pod.metadata.deletion_timestamp is None:
-                if revision_label(pod) == current.name:
+                revision = revision_label(pod)
+                if revision == current.name:
                     current_count += 1
-                if revision_label(pod) == update.name:
+                if revision == update.name:
                     updated += 1
         status = StatefulSetStatus(
             replicas=replicas,
@@ -541,6 +558,8 @@ class StatefulSetController:
         return tuple(refs)
 
     def claims_match_retention(self, ss: StatefulSet, pod: Pod) -> bool:
+        if not ss.spec.volume_claim_templates:
+            return True
         ordinal = ordinal_of(pod)
         for template in ss.spec.volume_claim_templates:
             claim = self.ctx.cluster.get(
@@ -610,7 +629,9 @@ class _SyncState:
         """Returns whether something failed (the set is retried with backoff)."""
         ss, c = self.ss, self.c
         start, count = ss.spec.ordinals_start, ss.spec.replicas
-        replicas: list[Pod | None] = [None] * count
+        # By index, not a list of `count` slots: spec.replicas may be 2^62 (the run stops at its event
+        # limit long before that many pods exist, but such a list would never fit in memory).
+        replicas: dict[int, Pod] = {}
         condemned: list[Pod] = []
         for pod in pods:
             ordinal = ordinal_of(pod)
@@ -621,7 +642,8 @@ class _SyncState:
         condemned.sort(key=ordinal_of, reverse=True)
 
         first_unhealthy: Any = None  # a pod, or the ordinal of a pod still to create
-        for index, replica in enumerate(replicas):
+        for index in range(count):
+            replica = replicas.get(index)
             if replica is None or not c.healthy(replica):
                 first_unhealthy = replica if replica is not None else start + index
                 break
@@ -649,7 +671,7 @@ class _SyncState:
             return self.failed
         update_min = ss.spec.partition
         for target in range(count - 1, update_min - 1, -1):
-            replica = replicas[target]
+            replica = replicas.get(target)
             if replica is None:
                 return self.failed
             if revision_label(replica) != self.update.name and replica.metadata.deletion_timestamp is None:
@@ -670,11 +692,11 @@ class _SyncState:
                 return
             batch = min(2 * batch, count - position)
 
-    def _process_replica(self, replicas: list[Pod | None], index: int) -> bool:
+    def _process_replica(self, replicas: dict[int, Pod], index: int) -> bool:
         """processReplica: whether this round must stop here (in monotonic mode)."""
         ss, c = self.ss, self.c
         ordinal = ss.spec.ordinals_start + index
-        pod = replicas[index]
+        pod = replicas.get(index)
         if pod is not None and pod.status.phase in TERMINAL:
             if pod.metadata.deletion_timestamp is None:
                 c.delete_pod(ss, pod)

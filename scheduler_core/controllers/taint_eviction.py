@@ -69,6 +69,7 @@ def min_toleration_time(tolerations: list[Toleration]) -> float:
 
 class TaintEvictionController:
     name = NAME
+    watch_kinds = frozenset({"Node", "Pod"})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -126,7 +127,7 @@ class TaintEvictionController:
             self._tainted[name] = taints
         else:
             self._tainted.pop(name, None)
-        pods = [pod for pod in self.ctx.cluster.objects("Pod") if pod.spec.node_name == name]
+        pods: list[Pod] = self.ctx.cluster.pods_on_node(name)
         if not pods:
             return
         if not taints:

@@ -248,6 +248,7 @@ async function mountCodeMirror() {
         cm.indentUnit.of(INDENT),
         EditorState.tabSize.of(INDENT.length),
         EditorState.readOnly.of(readOnly),
+        EditorView.cspNonce.of(document.querySelector('meta[name="csp-nonce"]')?.content ?? ""), // its <style> under the CSP
         cm.linter(validate, { delay: VALIDATE_DELAY_MS }),
         keymap.of([
           { key: "Tab", run: indentOrInsert, shift: cm.indentLess },

@@ -86,3 +86,39 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
 def screenshot_path(request: pytest.FixtureRequest) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS / f"{request.node.name}.png"
+
+
+# Reports each CSP violation to the test as it happens (exposed functions outlive navigations).
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  const element = event.target instanceof Element ? event.target : null;
+  window.__cspViolation({
+    directive: event.effectiveDirective,
+    blocked: event.blockedURI || "inline",
+    source: `${event.sourceFile}:${event.lineNumber}`,
+    inEditorText: Boolean(element?.closest(".cm-content")),
+    element: element ? element.outerHTML.slice(0, 200) : "",
+  });
+});
+"""
+
+
+@pytest.fixture(autouse=True)
+def _no_csp_violations(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every test that drives `page` fails if the browser refused anything under the app's CSP.
+
+    One exception: a style attribute inside CodeMirror's contenteditable text. Playwright's fill()
+    inserts text with the browser's editing commands, which style the lines they create; the editor
+    re-renders them at once. Typing and pasting never do this, and no code of ours writes style
+    attributes (tests/web/test_security.py checks the templates).
+    """
+    if "page" not in request.fixturenames:
+        yield
+        return
+    page = request.getfixturevalue("page")
+    violations: list[dict] = []
+    page.expose_function("__cspViolation", lambda violation: violations.append(violation))
+    page.add_init_script(REPORT_CSP_VIOLATIONS)
+    yield
+    refused = [v for v in violations if not (v["directive"] == "style-src-attr" and v["inEditorText"])]
+    assert refused == [], f"Content Security Policy violations: {refused}"

@@ -20,9 +20,9 @@ def open_gallery_copy(page: Page, server_url: str, title: str = "Node affinity w
     card.get_by_role("button", name="Open a copy to edit").click()
     expect(page.locator("h1.scenario-title")).to_have_text(title)
     # The page's modules (drag and drop, keyboard, run player) are loaded before the test acts.
-    page.wait_for_function(
-        "document.documentElement.dataset.board === 'ready' && document.documentElement.dataset.runPlayer === 'ready'"
-    )
+    # (expect, not wait_for_function: that evaluates a string, which the page's CSP refuses)
+    expect(page.locator("html")).to_have_attribute("data-board", "ready")
+    expect(page.locator("html")).to_have_attribute("data-run-player", "ready")
     return page.url
 
 

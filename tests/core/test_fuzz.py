@@ -19,6 +19,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -34,7 +35,7 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "0")) or None
 UNTIL_SECONDS = 600.0
 
 FUZZ = settings(
-    max_examples=EXAMPLES or 150,
+    max_examples=EXAMPLES or 400,
     deadline=timedelta(seconds=5),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
@@ -72,7 +73,8 @@ metadata:
 spec:
   priorityClassName: high
   nodeSelector: {topology.kubernetes.io/zone: a}
-  tolerations: [{key: k, operator: Equal, value: v, effect: NoSchedule, tolerationSeconds: 30}]
+  tolerations: [{key: k, operator: Equal, value: v, effect: NoSchedule}, {key: x, operator: Exists, effect: NoExecute,
+    tolerationSeconds: 30}]
   affinity:
     nodeAffinity:
       requiredDuringSchedulingIgnoredDuringExecution:
@@ -113,6 +115,61 @@ spec: {at: 6s, op: label, target: Node/n1, labels: {disk: ssd}}
 apiVersion: playground/v1
 kind: Action
 spec: {at: 7s, op: set-utilization, target: Pod/team-a/full, cpu: 50}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: render, uid: j1}
+spec:
+  completionMode: Indexed
+  completions: 2
+  parallelism: 2
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: frame, image: renderer}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: adopted
+  labels: {batch.kubernetes.io/job-name: render, batch.kubernetes.io/controller-uid: j1}
+  annotations: {batch.kubernetes.io/job-completion-index: "1", controller.kubernetes.io/pod-deletion-cost: "5"}
+  ownerReferences: [{apiVersion: batch/v1, kind: Job, name: render, uid: j1, controller: true}]
+spec:
+  restartPolicy: Never
+  terminationGracePeriodSeconds: 3
+  containers: [{name: frame, image: renderer}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 4
+  strategy: {rollingUpdate: {maxSurge: "25%", maxUnavailable: 1}}
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata:
+      labels: {app: web}
+      annotations: {controller.kubernetes.io/pod-deletion-cost: "7", playground.k8s.io/startup-seconds: "2"}
+    spec:
+      containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]
+---
+apiVersion: playground/v1
+kind: Action
+spec: {at: 10s, op: scale, target: Deployment/web, replicas: 1}
+---
+apiVersion: playground/v1
+kind: Action
+spec: {at: 20s, op: rollout-undo, target: Deployment/web, toRevision: 1}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly}
+spec:
+  schedule: "*/5 * * * *"
+  timeZone: Europe/Paris
+  startingDeadlineSeconds: 30
+  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}}
 """
 
 
@@ -178,6 +235,32 @@ WEIRD_STRINGS = [
     "250%",
     "-25%",
     "%",
+]
+# What a scalar field may get at the edge: huge, negative, not-a-number, and their quantity spellings.
+EXTREMES = [
+    *HUGE_NUMBERS,
+    float("inf"),
+    float("-inf"),
+    float("nan"),
+    1e308,
+    -1e-300,
+    "1e400",
+    "99999999999999999999999999Ei",
+    "9" * 310,
+    "9" * 310 + "Ei",
+    "1" * 5000,  # Python's int() refuses strings of 4,300+ digits
+    "²",  # str.isdigit() says yes, int() says no
+    "١٢",
+    "-1",
+    "-1m",
+    "0",
+    0,
+    2**31 - 1,
+    "999999999999%",
+    "-5%",
+    "1e400s",
+    "",
+    None,
 ]
 FIELD_NAMES = [
     "apiVersion",
@@ -259,10 +342,19 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return found
 
 
+def _numeric(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int | float) or (isinstance(value, str) and value[:1].isdigit())
+
+
 def _get(document: Any, path: tuple[Any, ...]) -> Any:
     for step in path:
         document = document[step]
     return document
+
+
+OPERATIONS = ["replace", "replace", "extreme", "extreme", "delete", "unknown", "wrap", "kind"]
 
 
 @st.composite
@@ -272,9 +364,12 @@ def mutated_documents(draw: st.DrawFn) -> list[Any]:
     documents = copy.deepcopy(draw(st.sampled_from(SEEDS)))
     for _ in range(draw(st.integers(1, 4))):
         index = draw(st.integers(0, len(documents) - 1))
-        path = draw(st.sampled_from(_paths(documents[index])))
-        operation = draw(st.sampled_from(["replace", "replace", "replace", "delete", "unknown", "wrap", "kind"]))
-        new_value = draw(values)
+        operation = draw(st.sampled_from(OPERATIONS))
+        places = _paths(documents[index])
+        if operation == "extreme":  # aim at the numbers: counts, seconds, quantities, percentages
+            places = [place for place in places if _numeric(_get(documents[index], place))] or places
+        path = draw(st.sampled_from(places))
+        new_value = draw(st.sampled_from(EXTREMES) if operation == "extreme" else values)
         if not path:  # the document itself
             if operation == "kind" and isinstance(documents[index], dict):
                 documents[index]["kind"] = draw(st.sampled_from([*KINDS, "List", "Secret", "", "pod"]))
@@ -302,8 +397,9 @@ def text_mutations(draw: st.DrawFn, text: str) -> str:
     """Edits a YAML serializer would never make: tabs, duplicate keys, anchors and aliases, cuts."""
     lines = text.split("\n")
     for _ in range(draw(st.integers(0, 3))):
-        at = draw(st.integers(0, max(len(lines) - 1, 0)))
-        line = lines[at] if lines else ""
+        lines = lines or [""]
+        at = draw(st.integers(0, len(lines) - 1))
+        line = lines[at]
         edit = draw(st.sampled_from(["duplicate", "tab", "anchor", "alias", "merge", "garbage", "cut"]))
         if edit == "duplicate":  # the same key twice in a mapping
             lines.insert(at, line)
@@ -414,6 +510,7 @@ def check(text: str) -> None:
 @example("a:\n\tb: 1\n")
 @example("a: 1\na: 2\n")
 @example("\xff\xfe".encode("latin-1").decode("utf-8", errors="replace"))
+@example("a: " + "1" * 5000)
 def test_arbitrary_text_never_crashes_the_parser(text: str) -> None:
     check(text)
 
@@ -439,3 +536,101 @@ def test_manifest_shaped_mappings_of_every_kind_never_crash(documents: list[dict
         document["kind"] = kind
         document["apiVersion"] = sorted(versions)[0]
     check(_dump(documents))
+
+
+# ---------------------------------------------------------------------------- what the fuzzer found
+
+NODE = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {capacity: {cpu: '4', memory: 8Gi, pods: '110'}}\n"
+
+
+def _action(spec: str) -> str:
+    return f"{NODE}---\napiVersion: playground/v1\nkind: Action\nspec: {spec}\n"
+
+
+def _deployment(spec_extra: str = "", template_extra: str = "", annotations: str = "{}") -> str:
+    return (
+        f"{NODE}---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web}}\nspec:\n  replicas: 3\n"
+        f"  selector: {{matchLabels: {{app: web}}}}\n{spec_extra}"
+        f"  template:\n    metadata: {{labels: {{app: web}}, annotations: {annotations}}}\n    spec:\n"
+        f"      containers: [{{name: c, image: nginx}}]\n{template_extra}"
+    )
+
+
+JOB_WITH_ADOPTED_POD = EXTRA_SEED.split("---\napiVersion: apps/v1\nkind: Deployment")[0]
+
+# Each input crashed the engine before its fix; `expected` is the ManifestError's message (or None:
+# the input is fine and the run must finish or stop at a limit).
+FOUND = {
+    "a control character (the YAML reader refuses it before any document)": (
+        "a: 1\n\x1f",
+        "invalid YAML: unacceptable character #x001f: special characters are not allowed",
+    ),
+    "an empty explicit float": ("a: !!float ''\n", 'invalid YAML: the float value "" cannot be read'),
+    "a set tag on a document": ("!!set ---", 'invalid YAML: the set value "---" cannot be read'),
+    "an unreadable timestamp": ("a: !!timestamp soon\n", 'invalid YAML: the timestamp value "soon" cannot be read'),
+    "an unreadable boolean": ("a: !!bool maybe\n", 'invalid YAML: the bool value "maybe" cannot be read'),
+    "an integer of 5,000 digits": ("a: " + "1" * 5000 + "\n", "invalid YAML: the int value"),
+    "an action at null": (_action("{at: null, op: cordon, target: Node/n1}"), "must be a duration"),
+    "an action at NaN": (_action("{at: .nan, op: cordon, target: Node/n1}"), "must be a duration"),
+    "an action at a list": (_action("{at: [1], op: cordon, target: Node/n1}"), "must be a duration"),
+    "an action at 10^400 s": (_action(f"{{at: 1{'0' * 400}, op: cordon, target: Node/n1}}"), "at most one year"),
+    "a grace period of 10^400 s": (
+        _deployment(template_extra="      terminationGracePeriodSeconds: 1" + "0" * 400 + "\n"),
+        "must be a 64-bit integer",
+    ),
+    "a maxSurge of 10^400": (
+        _deployment("  strategy: {rollingUpdate: {maxSurge: 1" + "0" * 400 + "}}\n"),
+        "must be a 64-bit integer",
+    ),
+    "a maxSurge of 10^400 percent": (
+        _deployment("  strategy: {rollingUpdate: {maxSurge: '1" + "0" * 400 + "%'}}\n"),
+        "must be a 64-bit integer",
+    ),
+    "a maxSurge in superscript digits": (
+        _deployment("  strategy: {rollingUpdate: {maxSurge: '²'}}\n"),
+        'invalid value "²": must be an integer or a percentage',
+    ),
+    "a CPU request of 10^400 (an unquoted integer)": (
+        _deployment(template_extra="      nodeName: n1\n").replace("image: nginx}", "image: nginx, resources: "
+                                                                  "{requests: {cpu: 1" + "0" * 400 + "}}}"),
+        "invalid quantity",
+    ),
+    "a time zone longer than a file name": (
+        "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  schedule: '* * * * *'\n"
+        f"  timeZone: {'a' * 300}\n  jobTemplate: {{spec: {{template: {{spec: {{containers: [{{name: c}}]}}}}}}}}\n",
+        "unknown time zone",
+    ),
+    "rollout-undo to revision .inf": (_deployment() + "---\n" + _action(
+        "{at: 5s, op: rollout-undo, target: Deployment/web, toRevision: .inf}").split("---\n", 1)[1], None),
+    "a startup time of nan seconds": (_deployment(annotations="{playground.k8s.io/startup-seconds: 'nan'}"), None),
+    "a pod-deletion-cost of 5,000 digits, then a scale-down": (
+        _deployment(annotations="{controller.kubernetes.io/pod-deletion-cost: '" + "1" * 5000 + "'}")
+        + "---\n" + _action("{at: 5s, op: scale, target: Deployment/web, replicas: 1}").split("---\n", 1)[1],
+        None,
+    ),
+    "a StatefulSet of 2^63 - 1 replicas (its controller made a list that long)": (
+        f"{NODE}---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: web}}\nspec:\n"
+        f"  replicas: {2**63 - 1}\n  serviceName: web\n  podManagementPolicy: Parallel\n"
+        "  selector: {matchLabels: {app: web}}\n"
+        "  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c, image: nginx}]}}\n",
+        None,
+    ),
+    "a completion index in superscript digits on an adopted pod": (
+        JOB_WITH_ADOPTED_POD.replace('job-completion-index: "1"', 'job-completion-index: "²"'),
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", FOUND)
+def test_what_the_fuzzer_found_stays_fixed(name: str) -> None:
+    text, expected = FOUND[name]
+    if expected is None:
+        load_manifests(text)  # valid input: parses, and the run must not crash
+        check(text)
+        return
+    with pytest.raises(ManifestError) as raised:
+        load_manifests(text)
+    _assert_well_formed(raised.value)
+    assert expected in raised.value.message, raised.value
+    check(text)

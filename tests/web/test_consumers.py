@@ -103,3 +103,75 @@ async def test_resume_sends_the_stored_events_after_a_sequence_number_in_order(s
         seqs.extend(event["seq"] for event in frame["events"])
     assert seqs == list(range(151, 1201))
     await viewer.disconnect()
+
+
+# ---------------------------------------------------------------------------- hostile clients
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [b"\x00\xff\xfe", b'{"type": "resume", "run": 1, "after": 0}', b"\x89PNG" + bytes(8000), b"\x00"],
+)
+async def test_binary_frames_get_an_error_frame_and_the_connection_stays(scenario, frame):
+    viewer = await connected(scenario.slug)
+    await viewer.send_to(bytes_data=frame)
+    reply = await viewer.receive_json_from(timeout=2)
+    assert reply == {"type": "error", "message": "frames must be JSON text of at most 4 KiB"}
+    await viewer.send_to(text_data=json.dumps({"type": "resume", "run": 999999, "after": 0}))
+    assert (await viewer.receive_json_from(timeout=2))["type"] == "error"  # still answering
+    await viewer.disconnect()
+
+
+async def test_a_flood_of_resume_requests_gets_a_bounded_number_of_replays(scenario, monkeypatch):
+    from asgiref.sync import sync_to_async
+
+    from playground import consumers
+
+    now = [100.0]
+    monkeypatch.setattr(consumers, "clock", lambda: now[0])
+    replays: list[int] = []
+    events = consumers.ScenarioConsumer._events
+
+    def counting_events(self, run_id, after):
+        replays.append(after)
+        return events.__wrapped__(self, run_id, after)
+
+    monkeypatch.setattr(consumers.ScenarioConsumer, "_events", sync_to_async(counting_events))
+
+    @sync_to_async
+    def stored_run() -> Run:
+        run = Run.objects.create(scenario=scenario, version=snapshot(scenario), status=Run.Status.FINISHED)
+        RunEvent.objects.bulk_create(
+            RunEvent(run=run, seq=seq, payload={"event": {"reason": f"r{seq}"}, "changes": []}) for seq in range(1, 31)
+        )
+        return run
+
+    run = await stored_run()
+    viewer = await connected(scenario.slug)
+    flood = 200
+    for _ in range(flood):
+        await viewer.send_to(text_data=json.dumps({"type": "resume", "run": run.pk, "after": 0}))
+    frames = [await viewer.receive_json_from(timeout=5) for _ in range(consumers.RESUME_BURST * 2)]
+    frames += [await viewer.receive_json_from(timeout=5) for _ in range(flood - consumers.RESUME_BURST)]
+    assert await viewer.receive_nothing(timeout=0.3)
+    kinds = [frame["type"] for frame in frames]
+    # RESUME_BURST replays (30 events and the status each); every other request one short error frame.
+    assert kinds.count("run.events") == consumers.RESUME_BURST
+    assert kinds.count("run.status") == consumers.RESUME_BURST
+    assert kinds.count("error") == flood - consumers.RESUME_BURST
+    assert len(replays) == consumers.RESUME_BURST  # the database was read for the replays only
+    assert frames[-1]["message"] == "too many resume requests: at most 10 at once, then 1 a second"
+    now[0] += 1.0  # a token comes back each second: a well-behaved client is served again
+    await viewer.send_to(text_data=json.dumps({"type": "resume", "run": run.pk, "after": 25}))
+    reply = await viewer.receive_json_from(timeout=2)
+    assert reply["type"] == "run.events" and [event["seq"] for event in reply["events"]] == [26, 27, 28, 29, 30]
+    assert (await viewer.receive_json_from(timeout=2))["type"] == "run.status"
+    await viewer.disconnect()
+
+
+async def test_oversized_text_frames_are_refused_before_parsing(scenario):
+    viewer = await connected(scenario.slug)
+    huge = json.dumps({"type": "resume", "run": 1, "after": 0, "pad": "é" * 3000})  # 6 KiB of UTF-8
+    await viewer.send_to(text_data=huge)
+    assert (await viewer.receive_json_from(timeout=2))["message"] == "frames must be JSON text of at most 4 KiB"
+    await viewer.disconnect()

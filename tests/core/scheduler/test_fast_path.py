@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from scheduler_core.api.manifests import parse_object
 from scheduler_core.api.types import Node, Pod
-from scheduler_core.bench import WORKLOADS, _pods, make_nodes
+from scheduler_core.bench import SCHEDULER_WORKLOADS as WORKLOADS
+from scheduler_core.bench import _pods, make_nodes
 from scheduler_core.scheduler.config import PluginRef, PluginSet, Profile, SchedulerConfiguration
 from scheduler_core.scheduler.queue import SchedulingQueue
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
