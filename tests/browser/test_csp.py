@@ -91,7 +91,7 @@ def test_pages_work_under_the_csp_and_the_browser_refuses_nothing(page: Page, se
     expect(status).to_contain_text("finished", timeout=15_000)
     page.locator("[data-player='speed']").select_option("instant")
     pod = page.locator("#board .pod[data-pod-key][title*='ReplicaSet/']").first  # a pod with an owner
-    expect(pod).to_be_visible()
+    expect(pod).to_be_visible(timeout=15_000)
     # The run player colours pods through a CSS custom property set with the CSSOM, which CSP allows.
     assert pod.evaluate("element => element.style.getPropertyValue('--owner-hue')") != ""
     pod.click()
