@@ -14,6 +14,8 @@ then dumped and mutated again as text (tabs, duplicate keys, anchors and aliases
 A longer search: FUZZ_EXAMPLES=3000 .venv/bin/python -m pytest tests/core/test_fuzz.py
 """
 
+import contextlib
+import copy
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -21,8 +23,9 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
 
 from scheduler_core.api.manifests import KINDS, load_manifests
 from scheduler_core.cluster import SimulationLimitError
@@ -35,7 +38,7 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "0")) or None
 UNTIL_SECONDS = 600.0
 
 FUZZ = settings(
-    max_examples=EXAMPLES or 400,
+    max_examples=EXAMPLES or 600,
     deadline=timedelta(seconds=5),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
@@ -354,22 +357,23 @@ def _get(document: Any, path: tuple[Any, ...]) -> Any:
     return document
 
 
-OPERATIONS = ["replace", "replace", "extreme", "extreme", "delete", "unknown", "wrap", "kind"]
+# Numbers a valid manifest may well hold: these mutations mostly reach the simulation.
+PLAUSIBLE = [0, 1, 2, 3, 7, 100, 1000, 65535, 2**31 - 1, "0", "1", "100m", "1Gi", "0%", "50%", "100%", "1s", "1h"]
+OPERATIONS = ["replace", "replace", "extreme", "extreme", "plausible", "plausible", "delete", "unknown", "wrap", "kind"]
 
 
 @st.composite
 def mutated_documents(draw: st.DrawFn) -> list[Any]:
-    import copy
-
     documents = copy.deepcopy(draw(st.sampled_from(SEEDS)))
-    for _ in range(draw(st.integers(1, 4))):
+    for _ in range(draw(st.integers(1, 3))):
         index = draw(st.integers(0, len(documents) - 1))
         operation = draw(st.sampled_from(OPERATIONS))
         places = _paths(documents[index])
-        if operation == "extreme":  # aim at the numbers: counts, seconds, quantities, percentages
+        if operation in ("extreme", "plausible"):  # aim at the numbers: counts, seconds, quantities, percents
             places = [place for place in places if _numeric(_get(documents[index], place))] or places
         path = draw(st.sampled_from(places))
-        new_value = draw(st.sampled_from(EXTREMES) if operation == "extreme" else values)
+        choices = {"extreme": st.sampled_from(EXTREMES), "plausible": st.sampled_from(PLAUSIBLE)}
+        new_value = draw(choices.get(operation, values))
         if not path:  # the document itself
             if operation == "kind" and isinstance(documents[index], dict):
                 documents[index]["kind"] = draw(st.sampled_from([*KINDS, "List", "Secret", "", "pod"]))
@@ -405,9 +409,9 @@ def text_mutations(draw: st.DrawFn, text: str) -> str:
             lines.insert(at, line)
         elif edit == "tab":
             lines[at] = "\t" + line.lstrip(" ")
-        elif edit == "anchor" and ": " in line:
-            key, _, rest = line.partition(": ")
-            lines[at] = f"{key}: &a {rest}"
+        elif edit == "anchor":
+            key, colon, rest = line.partition(": ")
+            lines[at] = f"{key}: &a {rest}" if colon else line
         elif edit == "alias":
             indent = line[: len(line) - len(line.lstrip(" "))]
             lines.insert(at + 1, f"{indent}aliased: *a")
@@ -490,14 +494,24 @@ def check(text: str) -> None:
         manifests = load_manifests(text)
     except ManifestError as error:
         _assert_well_formed(error)
+        _event("refused by the parser")
         return
     options = SimulationOptions(max_events=3000, max_steps_per_instant=5000)
     try:
         Simulation(manifests, seed=0, options=options).run_to_end(until=UNTIL_SECONDS)
     except ManifestError as error:
         _assert_well_formed(error)
+        _event("simulated: refused an action")
     except SimulationLimitError:
-        pass
+        _event("simulated: stopped at a limit")
+    else:
+        _event("simulated")
+
+
+def _event(outcome: str) -> None:
+    """Outcome shares for --hypothesis-show-statistics (outside a test: nothing)."""
+    with contextlib.suppress(InvalidArgument):
+        event(outcome)
 
 
 # ---------------------------------------------------------------------------- tests
