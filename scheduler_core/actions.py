@@ -141,10 +141,10 @@ def _run(sim: Any, action: Action) -> None:
         sim.cluster.update(replace(target, spec=replace(target.spec, taints=taints)))
     elif op == "label":
         labels = dict(target.metadata.labels)
-        labels.update({str(k): str(v) for k, v in action.args.get("labels", {}).items()})
+        labels.update({str(k): str(v) for k, v in (action.args.get("labels") or {}).items()})  # labels: null
         sim.cluster.update(replace(target, metadata=replace(target.metadata, labels=labels)))
     elif op == "unlabel":
-        keys = set(action.args.get("keys", []))
+        keys = set(action.args.get("keys") or [])  # keys: null is no keys, as the parser read it
         labels = {k: v for k, v in target.metadata.labels.items() if k not in keys}
         sim.cluster.update(replace(target, metadata=replace(target.metadata, labels=labels)))
 

@@ -411,9 +411,7 @@ SIMULATION_WORKLOADS: dict[str, SimulationWorkload] = {
 
 # Every workload `bench --workload` takes; without --workload it runs the DEFAULT_WORKLOADS.
 WORKLOADS: dict[str, Workload | SimulationWorkload] = {**SCHEDULER_WORKLOADS, **SIMULATION_WORKLOADS}
-DEFAULT_WORKLOADS = [
-    name for name, w in WORKLOADS.items() if not isinstance(w, SimulationWorkload) or w.default
-]
+DEFAULT_WORKLOADS = [name for name, w in WORKLOADS.items() if not isinstance(w, SimulationWorkload) or w.default]
 
 
 def peak_rss_mib() -> float:

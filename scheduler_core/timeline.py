@@ -165,6 +165,7 @@ def _check_args(op: str, spec: Fields, target: Target | None) -> None:
     elif op == "untaint":
         if not spec.string("key"):
             raise spec.error("key", "Required value")
+        spec.string("effect")  # optional, but a string when given
     elif op == "label":
         spec.string_map("labels")
     elif op == "unlabel":

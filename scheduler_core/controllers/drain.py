@@ -139,8 +139,8 @@ class DrainController:
         if node is None:
             raise ActionError(f'nodes "{target.name}" not found')
         raw_grace = action.args.get("gracePeriodSeconds", -1)
-        if isinstance(raw_grace, bool) or not isinstance(raw_grace, int):
-            raise ActionError("gracePeriodSeconds must be an integer")
+        if isinstance(raw_grace, bool) or not isinstance(raw_grace, int) or abs(raw_grace) > 2**63 - 1:
+            raise ActionError("gracePeriodSeconds must be a 64-bit integer")
         try:
             timeout = parse_duration(action.args.get("timeout", 0))
         except DurationError as error:

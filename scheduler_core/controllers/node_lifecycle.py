@@ -148,11 +148,7 @@ class NodeLifecycleController:
             replace(node, spec=replace(node.spec, taints=taints), status=replace(node.status, ready=True))
         )
         for pod in self.ctx.cluster.pods_on_node(name):
-            if (
-                pod.status.phase == "Running"
-                and not pod.status.ready
-                and pod.metadata.deletion_timestamp is None
-            ):
+            if pod.status.phase == "Running" and not pod.status.ready and pod.metadata.deletion_timestamp is None:
                 self._probe_later(pod)
 
     def _probe_later(self, pod: Pod) -> None:

@@ -80,9 +80,7 @@ def test_statefulset_startup_creates_one_ordinal_at_a_time():
     assert sorted(pods) == sorted(f"db-{i}" for i in range(replicas))
     assert all(pod.status.phase == "Running" and pod.status.ready for pod in pods.values())
     created = [e for e in cluster.events if e.reason == "SuccessfulCreate"]
-    assert [e.message for e in created] == [
-        f"create Pod db-{i} in StatefulSet db successful" for i in range(replicas)
-    ]
+    assert [e.message for e in created] == [f"create Pod db-{i} in StatefulSet db successful" for i in range(replicas)]
     # OrderedReady: each pod is created once the one before has started (1 s of start-up each).
     assert [e.time for e in created] == [bench.STATEFULSET_AT + i for i in range(replicas)]
 

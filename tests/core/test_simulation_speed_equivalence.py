@@ -243,3 +243,19 @@ def test_a_nodes_pods_are_the_ones_a_scan_finds_in_the_same_order():
         checked += len(scanned)
     assert checked == cluster.count("Pod") > 0
     assert cluster.pods_on_node("no-such-node") == []
+
+
+if __name__ == "__main__":
+    # Prints the digests of the engine as it is now, in the form of the tables above: for recording
+    # an intended change of behaviour (with that change alone), never to paper over a drift.
+    for name, seed in sorted(WORKLOAD_DIGESTS):
+        workload = bench.SIMULATION_WORKLOADS[name]
+        run = bench.simulate_workload(workload, workload.small_nodes, seed).simulation
+        print(
+            f'    ("{name}", {seed}): ({len(run.cluster.events)}, "{_events_digest(run.cluster.events)}", '
+            f'"{_state_digest(run)}"),'
+        )
+    for path in sorted(DATA.glob("*.yaml")):
+        text = path.read_text()
+        digest = _scenario_digest(_run_scenario(text))[:32]
+        print(f'    "{path.name}": ("{hashlib.sha256(text.encode()).hexdigest()[:12]}", "{digest}"),')
