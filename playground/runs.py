@@ -23,6 +23,7 @@ from scheduler_core.cluster import Change, ChangeType, SimulationLimitError
 from scheduler_core.controllers.base import SimulationOptions
 from scheduler_core.errors import ManifestError
 from scheduler_core.scheduler.config import parse_configuration
+from scheduler_core.scheduler.resources import pod_requests
 from scheduler_core.simulation import Simulation
 
 logger = logging.getLogger(__name__)
@@ -46,6 +47,8 @@ def pod_frame(pod: Pod) -> dict[str, Any]:
         "owner": f"{owner.kind}/{owner.name}" if owner else None,
         "nominated": pod.status.nominated_node_name or None,
         "priority": pod.priority,
+        # What the pod takes from its node (cpu in millicores, memory in bytes), for the per-node bars.
+        "requests": {name: amount for name, amount in pod_requests(pod).items() if amount},
     }
 
 
@@ -57,6 +60,7 @@ def node_frame(node: Node) -> dict[str, Any]:
         "ready": node.status.ready,
         "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in node.spec.taints],
         "labels": dict(node.labels),
+        "allocatable": dict(node.status.allocatable),
     }
 
 

@@ -277,6 +277,11 @@ function render() {
   renderPods();
   renderLog();
   renderStatus();
+  // Other views of the run (charts, disruptions, traffic) listen for this and draw themselves
+  // from the same state; they must not change it.
+  document.dispatchEvent(new CustomEvent("run:rendered", {
+    detail: { run, position, time: currentTime(), pods, nodes, workloads },
+  }));
 }
 
 // ------------------------------------------------------------------ wiring

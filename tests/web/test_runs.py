@@ -34,6 +34,23 @@ def test_a_run_stores_every_event_with_the_changes_that_led_to_it():
     assert [e["seq"] for e in published] == [seq for seq, _ in events]  # streamed as stored
 
 
+def test_frames_carry_what_the_per_node_bars_need():
+    nodes = [{"name": "n1", "labels": {}, "taints": [], "capacity": {"cpu": "4", "memory": "8Gi", "pods": "110"}}]
+    sized = (
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: sized}\nspec:\n"
+        "  initContainers: [{name: i, image: x, resources: {requests: {cpu: '2'}}}]\n"
+        "  containers: [{name: c, image: x, resources: {requests: {cpu: 500m, memory: 1Gi}}}]\n"
+    )
+    scenario, _ = create_scenario("sized", nodes=nodes, workload_yaml=sized)
+    run = run_now(scenario, [])
+    changes = run.events.get(seq=1).payload["changes"]
+    pod = next(c for c in changes if c["op"] == "pod")
+    # The effective request: the init container's 2 CPUs outweigh the app container's 500m.
+    assert pod["requests"] == {"cpu": 2000, "memory": 1024**3}
+    node = next(c for c in changes if c["op"] == "node")
+    assert node["allocatable"] == {"cpu": 4000, "memory": 8 * 1024**3, "pods": 110}
+
+
 def test_a_run_of_an_invalid_version_fails_with_the_parsers_message():
     scenario, _ = create_scenario("bad")
     scenario.workload_yaml = (
