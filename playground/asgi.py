@@ -15,10 +15,11 @@ from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  #
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
+from playground.broadcast import remember_event_loop  # noqa: E402
 from playground.routing import websocket_urlpatterns  # noqa: E402
 from playground.workers import RUN_CHANNEL, RunWorker  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_http_application,
         "websocket": AllowedHostsOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
@@ -26,3 +27,8 @@ application = ProtocolTypeRouter(
         "channel": ChannelNameRouter({RUN_CHANNEL: RunWorker.as_asgi()}),
     }
 )
+
+
+async def application(scope: dict, receive: object, send: object) -> None:
+    remember_event_loop()  # so that run threads publish on this loop (see playground/broadcast.py)
+    await router(scope, receive, send)

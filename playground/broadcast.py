@@ -1,8 +1,44 @@
-"""Every group_send of the app lives here, so message shapes cannot drift apart."""
+"""Every group_send of the app lives here, so message shapes cannot drift apart.
 
+Sends from plain threads (a run executing in a thread of the web process) go through the server's
+own event loop. async_to_sync would run them on a loop of the thread's own, and the in-memory
+layer's queues belong to the server's loop: a put from another loop does not wake the consumer
+waiting on it (a batch then waits for the next wake-up, or is lost in a race).
+"""
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Coroutine
 from typing import Any
 
 from channels.layers import get_channel_layer
+
+SEND_TIMEOUT_SECONDS = 30.0
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def remember_event_loop() -> None:
+    """Called by the ASGI application on every connection: the loop serving it is the server's."""
+    global _server_loop
+    _server_loop = asyncio.get_running_loop()
+
+
+def _run(coroutine_function: Any, *args: Any) -> None:
+    """Runs an async layer call to completion from synchronous code."""
+    from asgiref.sync import async_to_sync
+
+    loop = _server_loop
+    if loop is not None and loop.is_running() and not _runs_on(loop):
+        coroutine: Coroutine[Any, Any, Any] = coroutine_function(*args)
+        asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=SEND_TIMEOUT_SECONDS)
+    else:
+        async_to_sync(coroutine_function)(*args)
+
+
+def _runs_on(loop: asyncio.AbstractEventLoop) -> bool:
+    return getattr(loop, "_thread_id", None) == threading.get_ident()
 
 
 def scenario_group(slug: str) -> str:
@@ -18,30 +54,28 @@ async def send_scenario_event(slug: str, seq: int, payload: dict[str, Any]) -> N
 
 def notify_scenario_changed(slug: str, version: int) -> None:
     """Tell every open viewer of the scenario that it changed (they re-fetch the board)."""
-    from asgiref.sync import async_to_sync
-
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(scenario_group(slug), {"type": "scenario.changed", "version": version})
+    _run(layer.group_send, scenario_group(slug), {"type": "scenario.changed", "version": version})
 
 
 def send_run_batch(slug: str, run_id: int, events: list[dict[str, Any]]) -> None:
     """A batch of stored run events, in order (batched: the in-memory layer drops a channel's 101st message)."""
-    from asgiref.sync import async_to_sync
-
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "run.events", "run": run_id, "events": events}
-    async_to_sync(layer.group_send)(scenario_group(slug), message)
+    # "sent": when the batch left (epoch seconds), so a viewer can tell how late it arrived.
+    frame = {"type": "run.events", "run": run_id, "events": events, "sent": time.time()}
+    # Encoded once here, not once per viewer: the layer copies a message for every member of the
+    # group, and a string is cheap to copy where 200 events of nested dicts are not.
+    message = {"type": "run.events", "frame": json.dumps(frame)}
+    _run(layer.group_send, scenario_group(slug), message)
 
 
 def send_run_status(slug: str, run_id: int, status: str, error: str = "") -> None:
-    from asgiref.sync import async_to_sync
-
     layer = get_channel_layer()
     if layer is None:
         return
     message = {"type": "run.status", "run": run_id, "status": status, "error": error}
-    async_to_sync(layer.group_send)(scenario_group(slug), message)
+    _run(layer.group_send, scenario_group(slug), message)

@@ -20,9 +20,11 @@ from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from playground.broadcast import scenario_group
+from playground.outage import DATABASE_DOWN
 
 MAX_CLIENT_FRAME_BYTES = 4096
 RESUME_CHUNK = 500
+TRY_AGAIN_LATER = 1013  # RFC 6455's "Try Again Later"
 RESUME_BURST = 10
 RESUMES_PER_SECOND = 1.0
 clock: Callable[[], float] = time.monotonic
@@ -37,7 +39,12 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.slug = self.scope["url_route"]["kwargs"]["slug"]
         self.resume_tokens, self.resume_stamp = float(RESUME_BURST), clock()
-        if not await self._scenario_exists():
+        try:
+            exists = await self._scenario_exists()
+        except DATABASE_DOWN:
+            await self.close(code=TRY_AGAIN_LATER)  # the page's socket reconnects with backoff
+            return
+        if not exists:
             await self.close(code=4404)
             return
         self.group = scenario_group(self.slug)
@@ -75,7 +82,10 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
                 f"too many resume requests: at most {RESUME_BURST} at once, then {RESUMES_PER_SECOND:g} a second"
             )
             return
-        await self._resume(run_id, after)
+        try:
+            await self._resume(run_id, after)
+        except DATABASE_DOWN:
+            await self._error("the database is unavailable: ask again in a few seconds")
 
     def _take_resume_token(self) -> bool:
         now = clock()
@@ -115,9 +125,13 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
     @sync_to_async
     def _run(self, run_id: int) -> tuple[str, str] | None:
         from playground.models import Run
+        from playground.runs import check_interrupted
 
-        run = Run.objects.filter(pk=run_id, scenario__slug=self.slug).values_list("status", "error").first()
-        return (run[0], run[1]) if run else None
+        run = Run.objects.select_related("scenario").filter(pk=run_id, scenario__slug=self.slug).first()
+        if run is None:
+            return None
+        run = check_interrupted(run)  # a run whose executor died is told as interrupted, not running
+        return run.status, run.error
 
     @sync_to_async
     def _events(self, run_id: int, after: int) -> list[dict[str, Any]]:
@@ -136,9 +150,7 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps({"type": "changed", "version": message["version"]}))
 
     async def run_events(self, message: dict[str, Any]) -> None:
-        await self.send(
-            text_data=json.dumps({"type": "run.events", "run": message["run"], "events": message["events"]})
-        )
+        await self.send(text_data=message["frame"])  # already the client's JSON (see broadcast.py)
 
     async def run_status(self, message: dict[str, Any]) -> None:
         payload = {"type": "run.status", "run": message["run"], "status": message["status"], "error": message["error"]}

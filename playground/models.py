@@ -104,6 +104,16 @@ class ScenarioVersion(models.Model):
     def __str__(self) -> str:
         return f"{self.scenario.slug} v{self.number}"
 
+    @property
+    def cluster_document(self) -> str:
+        """The document without its trailing KubeSchedulerConfiguration: what the engine loads as
+        objects (it takes the configuration apart, from scheduler_config_yaml)."""
+        config = self.scheduler_config_yaml.strip()
+        suffix = "---\n" + config + "\n"
+        if config and self.document.endswith(suffix):
+            return self.document[: -len(suffix)]
+        return self.document
+
 
 class Run(models.Model):
     class Status(models.TextChoices):
@@ -111,6 +121,9 @@ class Run(models.Model):
         RUNNING = "running"
         FINISHED = "finished"
         FAILED = "failed"
+        # Its executor stopped (a server or worker restart) before the end: the stored events are
+        # kept, and resuming replays the same version and seed, storing only what is missing.
+        INTERRUPTED = "interrupted"
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="runs")
     version = models.ForeignKey(ScenarioVersion, on_delete=models.CASCADE, related_name="runs")
@@ -118,6 +131,9 @@ class Run(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Written every few seconds by whoever executes the run; a running run whose heartbeat stopped
+    # was interrupted (its process died), whichever process notices it.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
 
 class RunEvent(models.Model):

@@ -6,15 +6,20 @@ pods and nodes since the previous one, so a viewer can rebuild the cluster as it
 batches and to the scenario's websocket group as they are stored.
 """
 
+import json
 import logging
 import threading
+import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
+from django.utils import timezone
 
 from playground.broadcast import send_run_batch, send_run_status
+from playground.disruption_frames import BUDGET_KIND, EvictionCountdowns, budget_frame
 from playground.models import Run, RunEvent, Scenario
 from playground.scenarios import snapshot
 from scheduler_core.api.manifests import load_manifests
@@ -31,6 +36,7 @@ logger = logging.getLogger(__name__)
 MAX_RUN_EVENTS = 20_000
 DEFAULT_UNTIL_SECONDS = 3600.0  # a run stops after one simulated hour (CronJobs and HPAs never settle)
 BATCH_SIZE = 200
+FLUSH_SECONDS = 0.5
 
 
 def pod_frame(pod: Pod) -> dict[str, Any]:
@@ -92,8 +98,10 @@ def workload_frame(kind: str, obj: Any) -> dict[str, Any]:
 class ChangeRecorder:
     """Collects the pod and node changes between two events (the last write of an object wins)."""
 
-    def __init__(self) -> None:
+    def __init__(self, simulation: Simulation | None = None) -> None:
         self._pending: dict[tuple[str, str], dict[str, Any]] = {}
+        # With the simulation, pod frames also carry "evictAt" (the taint eviction countdown).
+        self._evictions = EvictionCountdowns(simulation, pod_frame)
 
     def __call__(self, change: Change) -> None:
         if change.kind == "Pod":
@@ -114,8 +122,15 @@ class ChangeRecorder:
                 self._pending[key] = {"op": "workload-", "kind": change.kind, "key": change.key}
             else:
                 self._pending[key] = workload_frame(change.kind, change.new)
+        elif change.kind == BUDGET_KIND:
+            key = (change.kind, change.key)
+            if change.type is ChangeType.DELETED:
+                self._pending[key] = {"op": "workload-", "kind": change.kind, "key": change.key}
+            else:
+                self._pending[key] = budget_frame(change.new)
 
     def take(self) -> list[dict[str, Any]]:
+        self._evictions.stamp(self._pending)
         changes = list(self._pending.values())
         self._pending.clear()
         return changes
@@ -124,13 +139,17 @@ class ChangeRecorder:
 def start_run(scenario: Scenario, seed: int = 0, *, background: bool = True) -> Run:
     version = snapshot(scenario)
     run = Run.objects.create(scenario=scenario, version=version, seed=seed)
+    _dispatch(run, background)
+    return run
+
+
+def _dispatch(run: Run, background: bool) -> None:
     if background and settings.RUNS_IN_WORKERS:
         _send_to_worker(run.pk)
     elif background:
         threading.Thread(target=_execute_in_thread, args=(run.pk,), name=f"run-{run.pk}", daemon=True).start()
     else:
         execute(run)
-    return run
 
 
 def _send_to_worker(run_id: int) -> None:
@@ -157,32 +176,49 @@ def _execute_in_thread(run_id: int) -> None:
 
 
 def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] | None = None) -> None:
+    """Simulates the run's version with its seed, storing and publishing its events. A run that
+    already holds events (an interrupted one, resumed) is replayed from the start, as the engine is
+    deterministic, and only the events after the last stored one are stored and published."""
     publish = publish or send_run_batch
     slug = run.scenario.slug
-    Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING)
+    stored = RunEvent.objects.filter(run=run).order_by("-seq").values_list("seq", "payload").first()
+    stored_seq, stored_payload = stored if stored else (0, None)
+    heartbeat = Heartbeat(run.pk)
+    Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING, error="", heartbeat_at=timezone.now())
     send_run_status(slug, run.pk, Run.Status.RUNNING)
     try:
-        manifests = load_manifests(run.version.document, source="scenario")
+        manifests = load_manifests(run.version.cluster_document, source="scenario")
         config = (
             parse_configuration(run.version.scheduler_config_yaml)
             if run.version.scheduler_config_yaml.strip()
             else None
         )
         simulation = Simulation(manifests, config, seed=run.seed, options=SimulationOptions(max_events=MAX_RUN_EVENTS))
-        recorder = ChangeRecorder()
+        recorder = ChangeRecorder(simulation)
         simulation.cluster.watch(recorder)
         batch: list[RunEvent] = []
+        flushed_at = time.monotonic()
         seq = 0
         for event in simulation.run(until=DEFAULT_UNTIL_SECONDS):
             seq += 1
-            batch.append(RunEvent(run=run, seq=seq, payload={"event": event.as_dict(), "changes": recorder.take()}))
-            if len(batch) >= BATCH_SIZE:
+            payload = {"event": event.as_dict(), "changes": recorder.take()}
+            heartbeat.beat()
+            if seq < stored_seq:
+                continue
+            if seq == stored_seq:
+                _check_replay(payload, stored_payload)
+                continue
+            batch.append(RunEvent(run=run, seq=seq, payload=payload))
+            # Batches keep the database and the socket calm; the clock keeps a slow run live.
+            if len(batch) >= BATCH_SIZE or time.monotonic() - flushed_at >= FLUSH_SECONDS:
                 _flush(run, slug, batch, publish)
+                flushed_at = time.monotonic()
         final = recorder.take()
         seq += 1
-        batch.append(RunEvent(run=run, seq=seq, payload={"event": None, "changes": final, "end": simulation.now}))
+        if seq > stored_seq:
+            batch.append(RunEvent(run=run, seq=seq, payload={"event": None, "changes": final, "end": simulation.now}))
         _flush(run, slug, batch, publish)
-    except (ManifestError, SimulationLimitError) as error:
+    except (ManifestError, SimulationLimitError, ReplayDiverged) as error:
         _fail(run, slug, str(error))
         return
     except Exception as error:  # an engine bug: the run says so; the server keeps serving
@@ -193,12 +229,71 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
     send_run_status(slug, run.pk, Run.Status.FINISHED)
 
 
+class ReplayDiverged(Exception):
+    """A resumed run's replay differs from what was stored (the engine changed in between)."""
+
+
+def _check_replay(payload: dict[str, Any], stored: Any) -> None:
+    if json.loads(json.dumps(payload)) != stored:
+        raise ReplayDiverged(
+            "this run cannot be resumed: replaying it gives different events than those stored "
+            "(the engine changed since it started); run it again"
+        )
+
+
+class Heartbeat:
+    """Tells other processes the run is alive, at most every RUN_HEARTBEAT_SECONDS, from the thread
+    executing it (a separate thread would need a connection of its own, and SQLite one writer)."""
+
+    def __init__(self, run_id: int) -> None:
+        self.run_id = run_id
+        self.last = time.monotonic()
+
+    def beat(self) -> None:
+        if time.monotonic() - self.last >= heartbeat_seconds():
+            Run.objects.filter(pk=self.run_id).update(heartbeat_at=timezone.now())
+            self.last = time.monotonic()
+
+
+def heartbeat_seconds() -> float:
+    return float(settings.RUN_STALE_SECONDS) / 6
+
+
+def check_interrupted(run: Run) -> Run:
+    """Marks a running run whose executor stopped beating as interrupted (and tells its viewers);
+    returns the run as it now is. Whoever looks first notices: a page, a socket, a resume."""
+    if run.status != Run.Status.RUNNING:
+        return run
+    stale_before = timezone.now() - timedelta(seconds=settings.RUN_STALE_SECONDS)
+    if run.heartbeat_at is not None and run.heartbeat_at >= stale_before:
+        return run
+    events = RunEvent.objects.filter(run=run).count()
+    message = f"interrupted after event {events}: the process executing it stopped"
+    marked = Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING, heartbeat_at=run.heartbeat_at).update(
+        status=Run.Status.INTERRUPTED, error=message
+    )
+    run.refresh_from_db()
+    if marked:
+        send_run_status(run.scenario.slug, run.pk, Run.Status.INTERRUPTED, message)
+    return run
+
+
+def resume_run(run: Run, *, background: bool = True) -> bool:
+    """Continues an interrupted run where it stopped; False when it is not interrupted (any more):
+    of two viewers pressing Resume at once, one resumes it."""
+    if not Run.objects.filter(pk=run.pk, status=Run.Status.INTERRUPTED).update(status=Run.Status.QUEUED):
+        return False
+    _dispatch(run, background)
+    return True
+
+
 def _flush(
     run: Run, slug: str, batch: list[RunEvent], publish: Callable[[str, int, list[dict[str, Any]]], None]
 ) -> None:
     if not batch:
         return
     RunEvent.objects.bulk_create(batch)
+    Run.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now())
     publish(slug, run.pk, [{"seq": item.seq, **item.payload} for item in batch])
     batch.clear()
 
@@ -218,12 +313,21 @@ def explain_at(run: Run, pod_key: str, seq: int) -> Any:
     the same seed up to that event, then the engine explains the pod against that cluster."""
     from scheduler_core.explain import explain_in_cluster
 
-    manifests = load_manifests(run.version.document, source="scenario")
+    simulation = replay(run, seq)
+    return explain_in_cluster(simulation.cluster, pod_key, simulation.configuration, seed=run.seed)
+
+
+def replay(run: Run, seq: int) -> Simulation:
+    """The run's simulation stopped just after its event `seq` (seq 0: before anything happened).
+    The same version and seed replay the same events, so this is the cluster the viewer sees."""
+    manifests = load_manifests(run.version.cluster_document, source="scenario")
     config = (
         parse_configuration(run.version.scheduler_config_yaml) if run.version.scheduler_config_yaml.strip() else None
     )
     simulation = Simulation(manifests, config, seed=run.seed, options=SimulationOptions(max_events=MAX_RUN_EVENTS))
+    if seq <= 0:
+        return simulation
     for index, _event in enumerate(simulation.run(until=DEFAULT_UNTIL_SECONDS), start=1):
         if index >= seq:
             break
-    return explain_in_cluster(simulation.cluster, pod_key, config, seed=run.seed)
+    return simulation

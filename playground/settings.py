@@ -38,6 +38,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "playground.outage.DatabaseUnavailableMiddleware",  # innermost: sees the views' exceptions first
 ]
 
 ROOT_URLCONF = "playground.urls"
@@ -78,7 +79,12 @@ if _redis_url:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [_redis_url], "prefix": envstr("CHANNELS_PREFIX", "playground")},
+            "CONFIG": {
+                # redis-py 8 reads with a 5 s socket timeout by default, shorter than the layer's
+                # blocking BZPOPMIN: every idle consumer would crash after 5 s (redis-py#4091).
+                "hosts": [{"address": _redis_url, "socket_timeout": None}],
+                "prefix": envstr("CHANNELS_PREFIX", "playground"),
+            },
         }
     }
 else:
@@ -88,6 +94,8 @@ else:
 # channel layer, in Channels worker processes (`manage.py runworker simulation-runs`).
 RUNS_IN_BACKGROUND = envbool("RUNS_IN_BACKGROUND", True)
 RUNS_IN_WORKERS = envbool("RUNS_IN_WORKERS", bool(_redis_url))
+# A running run whose executor has not written its heartbeat for this long is marked interrupted.
+RUN_STALE_SECONDS = envint("RUN_STALE_SECONDS", 30)
 
 # Token buckets per client address on scenario creation, runs and validation (playground/ratelimit.py).
 RATE_LIMITS_ENABLED = envbool("RATE_LIMITS", True)

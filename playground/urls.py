@@ -2,6 +2,8 @@ from django.urls import path
 
 from playground import views
 
+handler500 = "playground.outage.server_error"
+
 urlpatterns = [
     path("", views.index, name="index"),
     path("healthz", views.healthz, name="healthz"),
@@ -17,6 +19,9 @@ urlpatterns = [
     path("s/<str:slug>/runs", views.start_run, name="start-run"),
     path("s/<str:slug>/act", views.act, name="act"),
     path("s/<str:slug>/runs/<int:run_id>/explain", views.explain_pod, name="explain-pod"),
+    path("s/<str:slug>/runs/<int:run_id>/traffic", views.run_traffic, name="run-traffic"),
+    path("s/<str:slug>/compare", views.compare_page, name="compare"),
+    path("s/<str:slug>/runs/<int:run_id>/resume", views.resume_run, name="resume-run"),
     path("s/<str:slug>/details", views.save_details, name="save-details"),
     path("s/<str:slug>/workload", views.save_workload, name="save-workload"),
     path("s/<str:slug>/nodes", views.add_node, name="add-node"),

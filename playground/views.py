@@ -4,6 +4,7 @@ Kubernetes, templates render. Every form works without JavaScript too (a full pa
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
@@ -14,7 +15,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_POST
 
-from playground import acting, board, health, importing, runs
+from playground import acting, board, compare, health, importing, ratelimit, runs
 from playground.broadcast import notify_scenario_changed
 from playground.models import Scenario, ScenarioVersion
 from playground.preview import preview
@@ -29,6 +30,7 @@ from playground.scenarios import (
     snapshot,
     validate_workload,
 )
+from playground.why_not import why_not
 from scheduler_core.errors import ManifestError
 
 SESSION_PREFIX = "edit:"
@@ -65,7 +67,7 @@ def _remember_editor(request: HttpRequest, scenario: Scenario, secret: str) -> N
 def board_context(request: HttpRequest, scenario: Scenario, message: str = "", error: str = "") -> dict[str, Any]:
     nodes = list(scenario.nodes.all())
     version = snapshot(scenario)  # content-addressed: the same content is the same version
-    placement = preview(version.permalink, version.document)
+    placement = preview(version.permalink, version.cluster_document)
     group_by = request.GET.get("group") or request.POST.get("group") or ""
     then_by = request.GET.get("then") or request.POST.get("then") or ""
     view = "table" if (request.GET.get("view") or request.POST.get("view")) == "table" else "cards"
@@ -266,7 +268,8 @@ def scenario_page(request: HttpRequest, slug: str) -> HttpResponse:
     context = board_context(request, scenario) | _page_context(request, scenario)
     run_id = _int(request.GET.get("run"), 0)
     if run_id:  # a reload mid-run comes back to the same run (the player restores the position)
-        context["run"] = scenario.runs.filter(pk=run_id).first()
+        run = scenario.runs.select_related("scenario").filter(pk=run_id).first()
+        context["run"] = runs.check_interrupted(run) if run else None
         context |= _run_context(scenario)
     return render(request, "scenario.html", context)
 
@@ -452,8 +455,28 @@ def act(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "scenario.html#run-panel", context, status=201)
 
 
+@require_POST
+@rate_limited("run")
+def resume_run(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """Continues an interrupted run (anyone who may run the scenario may); its viewers see it go on."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    run = runs.check_interrupted(get_object_or_404(scenario.runs.select_related("scenario", "version"), pk=run_id))
+    if not runs.resume_run(run, background=settings.RUNS_IN_BACKGROUND):
+        return HttpResponse(f"run {run.pk} is {run.status}, not interrupted", status=409, content_type="text/plain")
+    if not request.htmx:  # a plain form post comes back to the run
+        return redirect(reverse("scenario", args=[scenario.slug]) + f"?run={run.pk}")
+    return HttpResponse(status=202)
+
+
 def _run_context(scenario: Scenario) -> dict[str, Any]:
-    return {"act_ops": list(acting.OPS.items()), "act_targets": acting.targets(snapshot(scenario).document)}
+    from playground.traffic import traffic_kinds
+
+    document = snapshot(scenario).cluster_document
+    return {
+        "act_ops": list(acting.OPS.items()),
+        "act_targets": acting.targets(document),
+        "traffic_kinds": traffic_kinds(document),  # the run panel's Traffic section, if any
+    }
 
 
 def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
@@ -467,9 +490,16 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     except ManifestError as error:
         return render(request, "explain.html", {"error": error.message, "pod_key": pod_key}, status=404)
     plugins = [name for name in explanation.weights if any(name in node.scores for node in explanation.nodes)]
-    return render(
-        request, "explain.html", {"explanation": explanation, "plugins": plugins, "pod_key": pod_key, "seq": seq}
-    )
+    asked_node = request.GET.get("node", "")[:253]
+    context = {
+        "explanation": explanation,
+        "plugins": plugins,
+        "pod_key": pod_key,
+        "seq": seq,
+        "why": why_not(explanation, asked_node) if asked_node else None,  # "why not this node?"
+        "why_url": f"{request.path}?{urlencode({'pod': pod_key, 'seq': seq})}",
+    }
+    return render(request, "explain.html", context)
 
 
 # ---------------------------------------------------------------------------- health
@@ -491,3 +521,86 @@ async def status_badge(request: HttpRequest) -> HttpResponse:
     """The footer's service status, as an htmx fragment."""
     problems = await health.check_all()
     return render(request, "index.html#status-badge", {"problems": problems})
+
+
+# ---------------------------------------------------------------------------- compare
+
+
+@never_cache
+def compare_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Two runs side by side with the diff of their placements and balance. Side A: a stored run
+    (?a=) or the current version under its own configuration; side B: a stored run (?b=) or the
+    current version under a preset or pasted configuration (?config=, ?config_yaml=). Anyone with
+    the view link may compare: it changes nothing."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    version = snapshot(scenario)
+    run_a = _run_of(scenario, request.GET.get("a"))
+    run_b = _run_of(scenario, request.GET.get("b"))
+    preset = request.GET.get("config", "")
+    if preset not in compare.PRESETS:
+        preset = compare.DEFAULT_PRESET
+    config_yaml = request.GET.get("config_yaml", "")
+    # Side B runs with side A's seed, so that only the configuration or the version differs.
+    seed = run_a.seed if run_a else max(0, min(_int(request.GET.get("seed"), 0), 2**31 - 1))
+    context: dict[str, Any] = {
+        "scenario": scenario,
+        "version": version,
+        "runs": scenario.runs.select_related("version").order_by("-pk")[:50],
+        "run_a": run_a,
+        "run_b": run_b,
+        "preset": preset,
+        "presets": compare.PRESETS,
+        "config_yaml": config_yaml or compare.BIN_PACKING_YAML,
+        "seed": seed,
+    }
+    status = 200
+    if run_b is not None or "config" in request.GET:  # the form was sent (or a link names both runs)
+        if getattr(settings, "RATE_LIMITS_ENABLED", True):
+            wait = ratelimit.take("run", ratelimit.client_key(request))
+            if wait:
+                return ratelimit.too_many_requests(request, "run", wait)
+        current = f"v{scenario.version} (current)"  # the board's number, even when the content is an older one's
+        side_a = compare.run_side(run_a) if run_a else compare.version_side(version, "scenario", "", seed, current)
+        side_b = (
+            compare.run_side(run_b) if run_b else compare.version_side(version, preset, config_yaml, seed, current)
+        )
+        a, b = compare.simulate_side(side_a), compare.simulate_side(side_b)
+        comparison = compare.compare_sides(a, b)
+        context |= compare.result_context(a, b, comparison)
+        if comparison is None:
+            status = 422
+    if request.htmx:
+        return render(request, "compare.html#compare-result", context, status=status)
+    return render(request, "compare.html", context, status=status)
+
+
+def _run_of(scenario: Scenario, run_id: str | None) -> Any:
+    """The scenario's run with this id, None when none is asked for; a run of another scenario is
+    not found (404), as if it did not exist."""
+    if not run_id:
+        return None
+    return get_object_or_404(scenario.runs.select_related("version"), pk=_int(run_id, -1))
+
+
+# ---------------------------------------------------------------------------- traffic
+
+
+def run_traffic(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """How requests to the Services and Ingresses split at one event of a run, as a panel:
+    ?seq=N (the player's position), optional requests, and host, path, header for an own request."""
+    from playground import traffic
+    from scheduler_core.cluster import SimulationLimitError
+
+    scenario = get_object_or_404(Scenario, slug=slug)
+    run = get_object_or_404(scenario.runs.select_related("version"), pk=run_id)
+    try:
+        query = traffic.parse_query(request.GET)
+    except traffic.TrafficQueryError as error:
+        return render(request, "traffic.html", {"error": str(error)}, status=400)
+    try:
+        view = traffic.traffic_at(run, query)
+    except ManifestError as error:
+        return render(request, "traffic.html", {"error": error.message}, status=422)
+    except SimulationLimitError as error:
+        return render(request, "traffic.html", {"error": str(error)}, status=422)
+    return render(request, "traffic.html", {"traffic": view})

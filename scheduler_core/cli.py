@@ -80,6 +80,7 @@ def render_explanation(explanation: Explanation, out: TextIO) -> None:
         if explanation.nominated_node:
             out.write(f"Preemption nominates node {explanation.nominated_node}\n")
         _render_fixes(explanation, out)
+        _render_preemption(explanation, out)
     plugins = [name for name in explanation.weights if any(name in n.scores for n in explanation.nodes)]
     header = ["NODE", "FITS", *[f"{p}(x{explanation.weights[p]})" for p in plugins], "TOTAL", "WHY NOT"]
     rows = []
@@ -95,6 +96,23 @@ def render_explanation(explanation: Explanation, out: TextIO) -> None:
     for row in [header, *rows]:
         out.write("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() + "\n")
     out.write("Scores are each plugin's normalized score (0-100); TOTAL is their sum times the weights.\n")
+
+
+def _render_preemption(explanation: Explanation, out: TextIO) -> None:
+    """DefaultPreemption's dry run: each node's victims (lowest priority first) or why it cannot help."""
+    preemption = explanation.preemption
+    if preemption is None:
+        return
+    if preemption.chosen:
+        out.write(f"Preemption picks {preemption.chosen} ({preemption.criterion}):\n")
+    else:
+        out.write(f"{preemption.message}\n")
+    for node in preemption.nodes:
+        if node.victims:
+            victims = ", ".join(f"{victim.pod} (priority {victim.priority})" for victim in node.victims)
+            out.write(f"  {node.name}: {node.outcome}, victims {victims}; PDB violations {node.pdb_violations}\n")
+        else:
+            out.write(f"  {node.name}: {node.outcome}{': ' + ', '.join(node.reasons) if node.reasons else ''}\n")
 
 
 def _render_fixes(explanation: Explanation, out: TextIO) -> None:

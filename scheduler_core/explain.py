@@ -14,6 +14,7 @@ from scheduler_core.api.manifests import Manifest
 from scheduler_core.api.types import Namespace, Node, Pod, PodDisruptionBudget, PriorityClass
 from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim, StorageClass
 from scheduler_core.errors import ManifestError
+from scheduler_core.explain_preemption import PreemptionExplanation, explain_preemption
 from scheduler_core.scheduler.config import SchedulerConfiguration
 from scheduler_core.scheduler.framework import Code, CycleState, Status
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
@@ -112,6 +113,9 @@ class Explanation:
     # For a Pending pod: the smallest single changes that make it schedulable, each verified by
     # scheduling the pod again with the change applied (scheduler_core.suggestions).
     fixes: "list[Fix]" = field(default_factory=list)
+    # For a pod that does not fit: what DefaultPreemption's dry run found (victims and the chosen
+    # node, or why it could not help); None when no preemption ran.
+    preemption: PreemptionExplanation | None = None
 
     def as_dict(self) -> dict[str, Any]:
         result: dict[str, Any] = {"pod": self.pod, "selected": self.selected}
@@ -121,6 +125,8 @@ class Explanation:
             result["nominatedNodeName"] = self.nominated_node
         if self.selected is None:
             result["fixes"] = [fix.as_dict() for fix in self.fixes]
+        if self.preemption is not None:
+            result["preemption"] = self.preemption.as_dict()
         result["nodes"] = [node.as_dict() for node in self.nodes]
         result["weights"] = self.weights
         if self.scoring_skipped:
@@ -345,6 +351,9 @@ def _explain_pod(
         scoring_skipped=scoring_skipped,
         earlier_pods=earlier or [],
         fixes=_fixes(fix_inputs) if fix_inputs is not None and result.selected is None else [],
+        preemption=explain_preemption(result.state, pod, [node.name for node in nodes])
+        if result.selected is None
+        else None,
     )
 
 

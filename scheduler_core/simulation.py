@@ -18,6 +18,8 @@ from typing import Any
 from scheduler_core.api.manifests import Manifest
 from scheduler_core.cluster import Change, Cluster, SimulationLimitError
 from scheduler_core.controllers.base import Controller, SimulationOptions
+from scheduler_core.controllers.taint_eviction import NAME as TAINT_EVICTION
+from scheduler_core.controllers.taint_eviction import TaintEvictionController
 from scheduler_core.events import Event
 from scheduler_core.scheduler.config import SchedulerConfiguration
 
@@ -82,6 +84,12 @@ class Simulation:
 
     def controller(self, name: str) -> Any:
         return self._by_name.get(name)
+
+    def scheduled_evictions(self) -> dict[str, float]:
+        """Pods the taint eviction controller will delete (tolerationSeconds counting down): pod key ->
+        the simulated time it is due. Read-only: asking changes nothing of the run."""
+        controller = self._by_name.get(TAINT_EVICTION)
+        return controller.scheduled_evictions() if isinstance(controller, TaintEvictionController) else {}
 
     # ------------------------------------------------------------------ running
 

@@ -177,6 +177,13 @@ class TaintEvictionController:
             self._cancel_with_event(key)
         self._add_work(key, start, trigger)
 
+    # ------------------------------------------------------------------ what is scheduled
+
+    def scheduled_evictions(self) -> dict[str, float]:
+        """Pod key -> the simulated time its deletion is due, for deletions neither done nor called
+        off: what a viewer's countdown shows (upstream keeps the same in its timed worker queue)."""
+        return {key: work.fire_at for key, work in self._work.items() if work is not None and not work.cancelled}
+
     # ------------------------------------------------------------------ the timed work queue
 
     def _add_work(self, key: str, created_at: float, fire_at: float) -> None:

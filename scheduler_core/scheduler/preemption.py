@@ -14,8 +14,8 @@ choice of node) and the default policy of plugins/defaultpreemption/default_pree
 """
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from scheduler_core.api.selectors import label_selector_matches
 from scheduler_core.api.types import LabelSelector, Pod, PodDisruptionBudget
@@ -49,6 +49,8 @@ DISRUPTION_TARGET_MESSAGE = "{}: preempting to accommodate a higher priority pod
 PREEMPT_NEVER = "Never"
 
 PREEMPTION_OUTCOME_KEY = "DefaultPreemption/outcome"
+# Every attempt also leaves its PreemptionReport here, for explanations (a few references, no copies).
+PREEMPTION_REPORT_KEY = "DefaultPreemption/report"
 # NewDefaultNodeToStatus: a node with no status of its own counts as UnschedulableAndUnresolvable.
 _ABSENT = Status(Code.UnschedulableAndUnresolvable)
 # The absent-node status of preemption's own FitError: nodes the dry run did not try.
@@ -73,6 +75,31 @@ class PreemptionOutcome:
     node_name: str
     victims: tuple[Pod, ...]
     num_pdb_violations: int = 0
+
+
+# The tie-breaks of pickOneNodeForPreemption, in the order they are applied; ONLY_CANDIDATE when
+# SelectCandidate has a single candidate and never calls it.
+FEWEST_PDB_VIOLATIONS = "fewest PDB violations"
+LOWEST_HIGHEST_VICTIM_PRIORITY = "lowest highest-victim priority"
+SMALLEST_PRIORITY_SUM = "smallest sum of priorities"
+FEWEST_VICTIMS = "fewest victims"
+LATEST_START_TIME = "latest start time of the highest-priority victims"
+FIRST_IN_ORDER = "first in order"
+ONLY_CANDIDATE = "only candidate"
+
+
+@dataclass(frozen=True, slots=True)
+class PreemptionReport:
+    """What one Evaluator.preempt call found, as it found it: written to the CycleState under
+    PREEMPTION_REPORT_KEY so an explanation can show the real search (never a re-computation)."""
+
+    eligible: bool
+    message: str = ""  # the status message without MESSAGE_PREFIX; "" when a node was chosen
+    potential_nodes: tuple[str, ...] = ()  # nodes a preemption could help (plain Unschedulable), dry-run order
+    candidates: tuple[Candidate, ...] = ()  # in dry-run order: those violating no PDB first
+    failures: Mapping[str, Status] = field(default_factory=dict)  # potential nodes the dry run ruled out
+    chosen: str | None = None
+    criterion: str = ""  # the first tie-break that left only the chosen node
 
 
 def preempted_event_message(preemptor: Pod, node_name: str) -> str:
@@ -155,11 +182,16 @@ def filter_pods_with_pdb_violation(
 
 
 def pick_one_node_for_preemption(candidates: Mapping[str, Candidate]) -> str:
-    """Keeps the nodes with the best score under each criterion in turn until one is left: fewest PDB
-    violations, lowest most-important victim, smallest sum of (shifted) victim priorities, fewest
-    victims, latest start among the most important victims; then the first remaining."""
+    return decide_node_for_preemption(candidates)[0]
+
+
+def decide_node_for_preemption(candidates: Mapping[str, Candidate]) -> tuple[str, str]:
+    """(node, criterion). Keeps the nodes with the best score under each criterion in turn until one
+    is left: fewest PDB violations, lowest most-important victim, smallest sum of (shifted) victim
+    priorities, fewest victims, latest start among the most important victims; then the first
+    remaining. The criterion is the one that left a single node (FIRST_IN_ORDER if none did)."""
     if not candidates:
-        return ""
+        return "", ""
 
     def shifted_priority_sum(name: str) -> float:
         return -sum(victim.priority + _SHIFT for victim in candidates[name].victims)
@@ -168,21 +200,23 @@ def pick_one_node_for_preemption(candidates: Mapping[str, Candidate]) -> str:
         earliest = earliest_pod_start_time(candidates[name].victims)
         return -math.inf if earliest is None else earliest
 
-    criteria = (
-        lambda name: -candidates[name].num_pdb_violations,
-        lambda name: -candidates[name].victims[0].priority,
-        shifted_priority_sum,
-        lambda name: -len(candidates[name].victims),
-        latest_start,
+    criteria: tuple[tuple[str, Callable[[str], float]], ...] = (
+        (FEWEST_PDB_VIOLATIONS, lambda name: -candidates[name].num_pdb_violations),
+        (LOWEST_HIGHEST_VICTIM_PRIORITY, lambda name: -candidates[name].victims[0].priority),
+        (SMALLEST_PRIORITY_SUM, shifted_priority_sum),
+        (FEWEST_VICTIMS, lambda name: -len(candidates[name].victims)),
+        (LATEST_START_TIME, latest_start),
     )
     remaining = list(candidates)
-    for score in criteria:
+    if len(remaining) == 1:
+        return remaining[0], ONLY_CANDIDATE
+    for criterion, score in criteria:
         scores = [score(name) for name in remaining]
         best = max(scores)
         remaining = [name for name, value in zip(remaining, scores, strict=True) if value == best]
         if len(remaining) == 1:
-            break
-    return remaining[0]
+            return remaining[0], criterion
+    return remaining[0], FIRST_IN_ORDER
 
 
 def _aggregate(messages: Sequence[str]) -> str:
@@ -220,30 +254,43 @@ class Evaluator:
 
     def preempt(self, state: CycleState, pod: Pod, statuses: Mapping[str, Status]) -> tuple[str | None, Status]:
         """Evaluator.Preempt: (nomination, status). The nomination is None to leave the pod's as it is
-        (not eligible, or an error), "" to clear it (preemption cannot help), or the chosen node."""
+        (not eligible, or an error), "" to clear it (preemption cannot help), or the chosen node.
+        What it found is left in the CycleState as a PreemptionReport (PREEMPTION_REPORT_KEY)."""
         nominated_name = pod.status.nominated_node_name
         nominated_status = statuses.get(nominated_name, _ABSENT) if nominated_name else None
         eligible, message = self.pod_eligible_to_preempt_others(pod, nominated_status)
         if not eligible:
+            state.write(PREEMPTION_REPORT_KEY, PreemptionReport(False, message))
             return None, unschedulable(message)
 
         all_nodes = self.handle.snapshot.nodes()
         if not all_nodes:
+            state.write(PREEMPTION_REPORT_KEY, PreemptionReport(True, NO_NODES_AVAILABLE))
             return None, error(NO_NODES_AVAILABLE)
-        candidates, node_statuses, errors = self.find_candidates(state, pod, all_nodes, statuses)
+        potential_nodes = self.potential_nodes(all_nodes, statuses)
+        candidates, node_statuses, errors = self.find_candidates_among(state, pod, potential_nodes)
+        potential = tuple(node.name for node in potential_nodes)
         if errors and not candidates:
-            return None, error(_aggregate(errors))
+            message = _aggregate(errors)
+            state.write(PREEMPTION_REPORT_KEY, PreemptionReport(True, message, potential, (), node_statuses))
+            return None, error(message)
         if not candidates:
             # A FitError over the dry run's statuses; nodes it did not try are "not helpful".
             counts: dict[str, int] = {}
             for node in all_nodes:
                 for reason in node_statuses.get(node.name, _NOT_HELPFUL).reasons:
                     counts[reason] = counts.get(reason, 0) + 1
-            return "", unschedulable(fit_error_message(len(all_nodes), counts))
+            message = fit_error_message(len(all_nodes), counts)
+            state.write(PREEMPTION_REPORT_KEY, PreemptionReport(True, message, potential, (), node_statuses))
+            return "", unschedulable(message)
 
-        best = self.select_candidate(candidates)
+        best, criterion = self.choose_candidate(candidates)
         if best is None or not best.name:
+            report = PreemptionReport(True, NO_CANDIDATE_NODE, potential, tuple(candidates), node_statuses)
+            state.write(PREEMPTION_REPORT_KEY, report)
             return None, unschedulable(NO_CANDIDATE_NODE)
+        report = PreemptionReport(True, "", potential, tuple(candidates), node_statuses, best.name, criterion)
+        state.write(PREEMPTION_REPORT_KEY, report)
         self.prepare_candidate(state, best, pod)
         return best.name, SUCCESS
 
@@ -285,17 +332,26 @@ class Evaluator:
     def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]:
         return self.handle.rng.randrange(num_nodes), self.calculate_num_candidates(num_nodes)
 
-    def find_candidates(
-        self, state: CycleState, pod: Pod, all_nodes: Sequence[NodeInfo], statuses: Mapping[str, Status]
-    ) -> tuple[list[Candidate], dict[str, Status], list[str]]:
+    @staticmethod
+    def potential_nodes(all_nodes: Sequence[NodeInfo], statuses: Mapping[str, Status]) -> list[NodeInfo]:
         """Only nodes whose filter verdict was plain Unschedulable can be helped by evicting pods
         (NodesForStatusCode); they are listed in snapshot order."""
         unschedulable = Code.Unschedulable
-        potential = [
+        return [
             node
             for node in all_nodes
             if (status := statuses.get(node.node.metadata.name)) is not None and status.code is unschedulable
         ]
+
+    def find_candidates(
+        self, state: CycleState, pod: Pod, all_nodes: Sequence[NodeInfo], statuses: Mapping[str, Status]
+    ) -> tuple[list[Candidate], dict[str, Status], list[str]]:
+        return self.find_candidates_among(state, pod, self.potential_nodes(all_nodes, statuses))
+
+    def find_candidates_among(
+        self, state: CycleState, pod: Pod, potential: Sequence[NodeInfo]
+    ) -> tuple[list[Candidate], dict[str, Status], list[str]]:
+        """The dry run over the potential nodes, from a random offset."""
         if not potential:
             return [], {}, []
         offset, num_candidates = self.get_offset_and_num_candidates(len(potential))
@@ -400,12 +456,17 @@ class Evaluator:
         return [info.pod for info in victims], num_violating, SUCCESS
 
     def select_candidate(self, candidates: Sequence[Candidate]) -> Candidate | None:
+        return self.choose_candidate(candidates)[0]
+
+    def choose_candidate(self, candidates: Sequence[Candidate]) -> tuple[Candidate | None, str]:
+        """SelectCandidate, with the criterion of pickOneNodeForPreemption that decided."""
         if not candidates:
-            return None
+            return None, ""
         if len(candidates) == 1:
-            return candidates[0]
+            return candidates[0], ONLY_CANDIDATE
         by_node = {candidate.name: candidate for candidate in candidates}  # CandidatesToVictimsMap
-        return by_node.get(pick_one_node_for_preemption(by_node), candidates[0])
+        name, criterion = decide_node_for_preemption(by_node)
+        return by_node.get(name, candidates[0]), criterion
 
     def prepare_candidate(self, state: CycleState, candidate: Candidate, pod: Pod) -> None:
         """Upstream evicts the victims here (asynchronously by default). The simulation only records the

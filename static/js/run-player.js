@@ -150,7 +150,9 @@ function renderStatus() {
     at.value = String(time);
     panel().querySelector('[data-act="time"]').textContent = `${Number(time).toFixed(1)}s`;
   }
-  const state = run.status === "failed" ? `failed: ${run.error}` : run.status;
+  const state = run.status === "failed" || run.status === "interrupted" ? `${run.status}: ${run.error}` : run.status;
+  const resume = control("resume");
+  if (resume) resume.hidden = run.status !== "interrupted";
   status.textContent = `t=${Number(time).toFixed(1)}s · event ${position}/${run.events.length} · ${state}`;
   const seek = control("seek");
   if (seek) seek.value = String(position);
@@ -192,6 +194,7 @@ function podChip(pod) {
     item.dataset.podKey = pod.key;
     item.tabIndex = 0;
     item.setAttribute("role", "button");
+    item.draggable = true; // onto a node: "why not here?" (why-not-here.js)
     chips.set(pod.key, item);
   }
   item.className = `pod phase-${pod.phase}${pod.deleting ? " deleting" : ""}${pod.ready ? " ready" : ""}`;
@@ -288,6 +291,7 @@ function render() {
 
 onMessage((message) => {
   if (!run || message.run !== run.id) return;
+  heard = Date.now();
   if (message.type === "run.events") receive(message.events);
   if (message.type === "run.status") {
     run.status = message.status;
@@ -296,6 +300,17 @@ onMessage((message) => {
     if (playing) schedule();
   }
 });
+
+// A running run that has gone quiet may have lost its executor (a server restart): asking again
+// makes the server look at its heartbeat, and answers with "interrupted" if it stopped.
+const QUIET_MS = 10000;
+let heard = Date.now();
+setInterval(() => {
+  if (run && (run.status === "running" || run.status === "queued") && Date.now() - heard > QUIET_MS) {
+    heard = Date.now();
+    send({ type: "resume", run: run.id, after: run.events.at(-1)?.seq ?? 0 });
+  }
+}, 2000);
 
 // On every (re)connection ask for what we do not have yet: a resume sent before the socket was
 // open is lost, and events broadcast while it was closed were never received.

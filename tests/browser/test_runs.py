@@ -58,7 +58,7 @@ def test_explain_panel_for_a_pending_pod_shows_the_reason(page: Page, server_url
     panel = page.locator("#explain")
     expect(panel).to_contain_text("Pending.")
     expect(panel).to_contain_text("0/3 nodes are available: 1 node(s) had untolerated taint")
-    expect(panel.locator("tr", has_text="worker-1")).to_contain_text("Insufficient cpu")
+    expect(panel.locator("tr[data-verdict-node='worker-1']")).to_contain_text("Insufficient cpu")
     expect(panel.locator(".fixes")).to_contain_text("toleration")  # a verified smallest fix
     # The board shows the verdicts: every node dims with its blocking reason.
     expect(node_card(page, "worker-1")).to_have_class(re.compile("blocked"))
@@ -112,3 +112,28 @@ def test_a_rolling_update_shows_the_replica_sets_side_by_side_within_the_limits(
     expect(rollouts.locator(".rs")).to_have_count(2)  # the old and the new ReplicaSet
     expect(rollouts).to_contain_text("Deployment nginx: 3 replicas")
     page.screenshot(path=screenshot_path, full_page=True)
+
+
+def test_dragging_a_pending_pod_onto_a_node_asks_why_not_there(page: Page, server_url: str, screenshot_path):
+    open_gallery_copy(page, server_url, "Why is my pod Pending?")
+    page.get_by_test_id("run").click()
+    expect(page.locator("[data-player='status']")).to_contain_text("finished", timeout=15_000)
+    page.locator("[data-player='speed']").select_option("instant")
+    pending = page.locator("[data-player='pending'] .pod", has_text="big")
+    # A person drags within the window: scroll so that the queue and the node are both on screen.
+    top = pending.evaluate("chip => chip.getBoundingClientRect().top + scrollY - 80")
+    page.evaluate("top => window.scrollTo(0, top)", top)
+    chip, card = pending.bounding_box(), node_card(page, "control-plane").bounding_box()
+    page.mouse.move(chip["x"] + 5, chip["y"] + 5)
+    page.mouse.down()
+    page.mouse.move(chip["x"] + 25, chip["y"] + 25, steps=4)
+    page.mouse.move(card["x"] + 60, card["y"] + 60, steps=8)
+    page.mouse.up()
+    answer = page.locator("#explain [data-why-not='control-plane']")
+    expect(answer).to_contain_text("Why not control-plane?")
+    expect(answer).to_contain_text("TaintToleration")
+    expect(answer).to_contain_text("node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }")
+    # From the keyboard: the panel's "why not?" link of another node asks the same question.
+    page.locator("#explain a.why-link[href*='node=worker-1']").click()
+    expect(page.locator("#explain [data-why-not='worker-1']")).to_contain_text("Insufficient cpu")
+    page.locator("#explain").screenshot(path=screenshot_path)

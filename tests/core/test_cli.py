@@ -116,3 +116,10 @@ def test_bench_refuses_unknown_workloads():
     status, _, err = run("bench", "--workload", "Nope")
     assert status == EXIT_BAD_INPUT
     assert "unknown workload" in err
+
+
+def test_explain_table_reports_preemption_of_a_pod_that_does_not_fit():
+    status, out, _ = run("explain", "-f", str(DATA / "preemption_cluster.yaml"), "--pod", "latecomer")
+    assert status == 0
+    assert "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.\n" in out
+    assert "  node-1: ruled out: No preemption victims found for incoming pod\n" in out

@@ -105,6 +105,17 @@ async def test_resume_sends_the_stored_events_after_a_sequence_number_in_order(s
     await viewer.disconnect()
 
 
+async def test_a_viewer_idle_longer_than_the_layers_socket_timeout_still_receives(scenario):
+    """With the Redis layer, redis-py 8's default 5 s socket timeout used to end the blocking read of
+    every idle consumer (the socket closed with 1011); the settings lift it. The in-memory layer
+    passes this trivially."""
+    viewer = await connected(scenario.slug)
+    assert await viewer.receive_nothing(timeout=6.5)  # longer than 5 s, and no crash meanwhile
+    await send_scenario_event(scenario.slug, seq=7, payload={"reason": "Scheduled"})
+    assert await viewer.receive_json_from(timeout=5) == {"seq": 7, "payload": {"reason": "Scheduled"}}
+    await viewer.disconnect()
+
+
 # ---------------------------------------------------------------------------- hostile clients
 
 

@@ -41,3 +41,33 @@ def test_gpu_example_keeps_ordinary_pods_off_the_tainted_node():
     simulation = simulate_gallery("020-gpu-taints")
     assert simulation.cluster.get("Pod", "default/web").spec.node_name != "worker3"
     assert simulation.cluster.get("Pod", "default/pytorch2").spec.node_name == "worker3"
+
+
+def test_canary_deployments_end_with_half_the_ingress_traffic_on_two_canary_pods():
+    from scheduler_core.traffic import ingress_traffic
+
+    simulation = simulate_gallery("185-canary-deployments")
+    canary = [pod for pod in simulation.cluster.objects("Pod") if pod.labels.get("version") == "v2"]
+    assert len(canary) == 2 and all(pod.status.ready for pod in canary)
+    report = ingress_traffic(simulation.cluster, host="app.example.com", requests=1000)
+    assert 400 <= report.backends["shop-canary"] <= 600 and report.failed == {}  # canary-weight 50
+    always = ingress_traffic(simulation.cluster, host="app.example.com", headers={"X-Canary": "always"})
+    assert always.backends == {"shop-canary": 100}
+
+
+def test_load_balancer_node_down_ends_with_worker1_back_and_every_request_served():
+    from scheduler_core.traffic import service_traffic
+
+    simulation = simulate_gallery("105-load-balancer-node-down")
+    assert simulation.cluster.get("Node", "worker1").status.ready
+    for service in ("web-lb", "web-np"):
+        report = service_traffic(simulation.cluster, "default", service, requests=300)
+        assert report.failed == {} and sorted(report.nodes) == ["worker1", "worker2", "worker3"]
+
+
+def test_blue_green_ends_with_the_service_on_green_only():
+    from scheduler_core.traffic import service_traffic
+
+    simulation = simulate_gallery("070-blue-green")
+    report = service_traffic(simulation.cluster, "default", "web", requests=300)
+    assert report.served == 300 and all(pod.startswith("web-green-") for pod in report.pods)

@@ -1,6 +1,7 @@
 import pytest
 from django.urls import reverse
 
+from playground.compare import BIN_PACKING_YAML
 from playground.models import Run
 from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
@@ -126,3 +127,23 @@ def test_viewers_cannot_act(client):
         reverse("act", args=[scenario.slug]), {"version": 1, "op": "cordon", "target": "Node/worker1"}
     )
     assert response.status_code == 403
+
+
+@pytest.mark.parametrize(("config", "nodes_used"), [("", 2), (BIN_PACKING_YAML, 1)])
+def test_a_version_with_a_scheduler_configuration_runs_under_it(config, nodes_used):
+    nodes = [
+        {"name": name, "labels": {}, "taints": [], "capacity": {"cpu": "4", "memory": "8Gi", "pods": "110"}}
+        for name in ("n1", "n2")
+    ]
+    pods = "---\n".join(
+        f"apiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}}}\n"
+        "spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 500m, memory: 1Gi}}}]}\n"
+        for i in range(2)
+    )
+    scenario, _ = create_scenario("configured", nodes=nodes, workload_yaml=pods, scheduler_config_yaml=config)
+    run = run_now(scenario, [])
+    assert run.status == Run.Status.FINISHED, run.error
+    assert ("KubeSchedulerConfiguration" in run.version.document) == bool(config)  # exported with it
+    events = [payload["event"] for payload in run.events.values_list("payload", flat=True) if payload["event"]]
+    chosen = {event["message"].rsplit(" ", 1)[1] for event in events if event["reason"] == "Scheduled"}
+    assert len(chosen) == nodes_used

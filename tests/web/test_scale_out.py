@@ -4,7 +4,6 @@ worker. Runs in the PostgreSQL + Redis pass of the test suite (DATABASE_URL and 
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -12,7 +11,6 @@ import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
-from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ from django.db import connection
 
 from playground.models import Run
 from playground.scenarios import create_scenario
+from tests.servers import HttpClient, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,12 +30,6 @@ pytestmark = [
         reason="the scale-out set-up needs DATABASE_URL (PostgreSQL) and REDIS_URL: the suite's second pass sets them",
     ),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture
@@ -55,7 +48,7 @@ def cluster_env() -> dict[str, str]:
 
 def start(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        [sys.executable, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
 
 
@@ -92,29 +85,6 @@ def processes(cluster_env: dict[str, str]) -> Iterator[dict[str, object]]:
                 process.kill()
 
 
-class Browser:
-    """An HTTP client with cookies and Django's CSRF header, like a browser tab."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base
-        self.jar = CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
-
-    def get(self, path: str) -> str:
-        with self.opener.open(self.base + path, timeout=10) as response:
-            return response.read().decode()
-
-    def post(self, path: str, data: dict[str, object]) -> int:
-        token = next(cookie.value for cookie in self.jar if cookie.name == "csrftoken")
-        request = urllib.request.Request(
-            self.base + path,
-            data=urllib.parse.urlencode(data).encode(),
-            headers={"X-CSRFToken": token, "HX-Request": "true", "Referer": self.base + "/"},
-        )
-        with self.opener.open(request, timeout=30) as response:
-            return int(response.status)
-
-
 async def receive_until(socket_: websockets.ClientConnection, predicate, timeout: float = 30) -> list[dict]:
     seen = []
     async with asyncio.timeout(timeout):
@@ -130,7 +100,7 @@ def test_a_viewer_on_one_daphne_sees_edits_and_worker_runs_made_through_another(
     scenario, secret = create_scenario("scale-out", workload_yaml=pod)
     node = scenario.nodes.get(name="worker1")
     port_a, port_b = processes["port_a"], processes["port_b"]
-    editor = Browser(f"http://127.0.0.1:{port_a}")
+    editor = HttpClient(f"http://127.0.0.1:{port_a}")
     editor.get(f"/s/{scenario.slug}/edit/{secret}")
 
     async def scenario_flow() -> list[dict]:

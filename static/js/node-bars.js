@@ -1,0 +1,39 @@
+// Node cards' cpu / memory / pods bars during a run: requested against allocatable at the event the
+// player shows, so they move with it, forward and back. Without a run the server-rendered bars (the
+// t=0 preview) stay as they are: this only acts on "run:rendered".
+
+import { formatAmount, requestedByNode } from "./node-usage.js";
+
+const HOT_PERCENT = 90; // as templates/bar.svg
+
+function percent(used, total) {
+  if (!total) return used ? 100 : 0;
+  return Math.min(100, Math.round((100 * used) / total));
+}
+
+function updateRow(row, used, allocatable, time) {
+  const resource = row.dataset.resource;
+  // Before the run's first event the player knows no node yet: count against the board's figure.
+  const total = allocatable?.[resource] ?? Number(row.dataset.total ?? 0);
+  const share = percent(used, total);
+  const fill = row.querySelector(".bar-svg .fill");
+  if (fill) {
+    fill.setAttribute("width", String(share));
+    fill.classList.toggle("hot", share >= HOT_PERCENT);
+  }
+  const text = row.querySelector(".bar-text");
+  if (text) text.textContent = `${formatAmount(resource, used)} / ${formatAmount(resource, total)}`;
+  row.title = `${resource} requested at t=${time.toFixed(1)}s: ${formatAmount(resource, used)} of ${formatAmount(resource, total)} allocatable`;
+}
+
+document.addEventListener("run:rendered", ({ detail }) => {
+  const usage = requestedByNode(detail.pods);
+  const time = Number(detail.time ?? 0);
+  for (const card of document.querySelectorAll("#board .node-card")) {
+    const used = usage.get(card.dataset.nodeName) ?? { cpu: 0, memory: 0, pods: 0 };
+    const allocatable = detail.nodes.get(card.dataset.nodeName)?.allocatable;
+    for (const row of card.querySelectorAll(".bar-row[data-resource]")) {
+      updateRow(row, used[row.dataset.resource] ?? 0, allocatable, time);
+    }
+  }
+});

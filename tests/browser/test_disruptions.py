@@ -1,0 +1,102 @@
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_board import node_card, open_gallery_copy
+
+pytestmark = pytest.mark.browser
+
+
+def run_to_the_end(page: Page, server_url: str, title: str) -> None:
+    open_gallery_copy(page, server_url, title)
+    page.get_by_test_id("run").click()
+    status = page.locator("[data-player='status']")
+    expect(status).to_contain_text("finished", timeout=15_000)
+    page.locator("[data-player='speed']").select_option("instant")
+    expect(status).to_contain_text(re.compile(r"event (\d+)/\1 "))
+
+
+def seek_to_event(page: Page, text: str) -> None:
+    """Clicking a row of the event log moves the player to that event (the log lists the events
+    played so far, so this moves back; step_until moves forward)."""
+    page.locator("[data-player='log'] tr", has_text=text).first.click()
+
+
+def step_until(page: Page, time: str, steps: int = 20) -> None:
+    status = page.locator("[data-player='status']")
+    for _ in range(steps):
+        if time in status.inner_text():
+            return
+        page.get_by_role("button", name="Step forward").click()
+    expect(status).to_contain_text(time)
+
+
+def test_a_tolerated_noexecute_taint_shows_a_countdown_that_follows_the_players_time(
+    page: Page, server_url: str, screenshot_path
+):
+    run_to_the_end(page, server_url, "NoExecute taints evict, tolerationSeconds delays")
+    pod = node_card(page, "worker3").locator(".pod", has_text="for-a-minute")
+    # The taint lands at 10 s; the pod tolerates it for 60 s.
+    seek_to_event(page, "Marking for deletion Pod default/intolerant")
+    expect(page.locator("[data-player='status']")).to_contain_text("t=10.0s")
+    expect(pod.locator(".evict-countdown")).to_have_text("evicted in 60s")
+    expect(pod).to_have_class(re.compile("evicting"))
+    page.screenshot(path=screenshot_path, full_page=True)
+    step_until(page, "t=20.0s")  # the next events: the Pending pod's, at 20 s
+    expect(pod.locator(".evict-countdown")).to_have_text("evicted in 50s")
+    # At 70 s the deletion is done: the pod terminates and the countdown is gone.
+    step_until(page, "t=70.0s")
+    expect(pod).to_have_class(re.compile("deleting"))
+    expect(pod.locator(".evict-countdown")).to_have_count(0)
+    # Pods tolerating the taint forever get no countdown.
+    expect(node_card(page, "worker3").locator(".pod", has_text="pytorch2").locator(".evict-countdown")).to_have_count(0)
+
+
+def test_the_budget_gauge_shows_no_disruption_allowed_while_a_drain_waits(page: Page, server_url: str, screenshot_path):
+    run_to_the_end(page, server_url, "Drain held back by a PodDisruptionBudget")
+    gauge = page.locator("[data-run-pdbs] .pdb-gauge")
+    seek_to_event(page, "NodeSchedulable")  # 30 s, before the drain: three healthy of two desired
+    expect(gauge).to_have_count(1)
+    expect(gauge.locator(".pdb-allowed")).to_have_text("1 disruption allowed")
+    expect(gauge).not_to_have_class(re.compile("blocked"))
+    step_until(page, "t=40.0s")  # the drain: one pod evicted, the others refused
+    expect(gauge.locator(".pdb-allowed")).to_have_text("0 disruptions allowed")
+    expect(gauge).to_have_class(re.compile("blocked"))
+    expect(gauge).to_contain_text("2 healthy · 2 desired")
+    expect(gauge).to_contain_text("a drain waits")
+    expect(gauge.locator(".pdb-cells li.needed")).to_have_count(2)
+    gauge.scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_path, full_page=True)
+
+
+def test_preemption_victims_are_marked_and_the_explain_panel_says_why(page: Page, server_url: str, screenshot_path):
+    run_to_the_end(page, server_url, "Preemption: a high-priority pod makes room")
+    seek_to_event(page, "Preempted")  # the first victim's event: it is marked, the next not yet
+    board = node_card(page, "node-1")
+    expect(board.locator(".pod", has_text="low-1").locator(".preempted-badge")).to_have_text("preempted")
+    expect(board.locator(".pod", has_text="low-2")).not_to_have_class(re.compile("preempted"))
+    for _ in range(2):
+        page.get_by_role("button", name="Step forward").click()
+    for name in ("low-1", "low-2", "low-3"):
+        expect(board.locator(".pod", has_text=name)).to_have_class(re.compile("preempted"))
+    expect(board.locator(".pod.preempted")).to_have_count(3)
+    expect(board.locator(".pod", has_text="low-0").locator(".preempted-badge")).to_have_count(0)
+
+    page.locator("[data-player='pending'] .pod", has_text="urgent").click()
+    panel = page.locator("#explain")
+    preemption = panel.locator("[data-preemption]")
+    expect(preemption).to_contain_text("Evicting 3 pods on node-1")
+    expect(preemption.locator("[data-criterion]")).to_have_text("only candidate")
+    victims = preemption.locator("tr[data-preemption-node='node-1'] .victims li")
+    expect(victims).to_have_count(3)
+    expect(victims.first).to_contain_text("default/low-3")  # the youngest, lowest priority first
+    panel.scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_path, full_page=True)
+
+    # The latecomer has nobody of lower priority to preempt: upstream's message says so.
+    panel.get_by_role("button", name="Close").click()
+    page.locator("[data-player='pending'] .pod", has_text="latecomer").click()
+    expect(page.locator("#explain [data-preemption-message]")).to_have_text(
+        "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."
+    )

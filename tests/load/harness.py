@@ -1,0 +1,352 @@
+"""Load harness: many websocket viewers of one run, many editors and runs at once, against real
+server processes on loopback. Bounded in time and count; every check is exact (each viewer gets
+every event once and in order, no edit is lost), and the figures are measured, not estimated.
+
+    .venv/bin/python -m tests.load.harness                 # embedded default: one Daphne, SQLite
+    .venv/bin/python -m tests.load.harness --scale-out     # PostgreSQL + Redis, 2 Daphne, 1 worker
+
+The test suite runs the same scenarios (tests/web/test_load.py); the README quotes this output.
+Rate limits are switched off on the servers it starts: every client here shares 127.0.0.1.
+"""
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import websockets
+import yaml
+
+from tests.browser.big_scenarios import wide_deployment
+from tests.manifests import deployment_yaml
+from tests.servers import DaphneServer, HttpClient, WorkerProcess, ensure_postgres_database, manage, server_environment
+
+ORIGIN = "http://127.0.0.1"
+DEADLINE_SECONDS = 300.0  # no phase may take longer, whatever happens
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+# ---------------------------------------------------------------------------- servers
+
+
+@dataclass
+class Site:
+    """The servers under test: the web processes' base URLs (clients are spread over them) and the
+    environment management commands use to reach the same database."""
+
+    urls: list[str]
+    env: dict[str, str]
+    label: str
+
+
+@contextmanager
+def embedded_site(var_dir: Path) -> Iterator[Site]:
+    env = server_environment(var_dir, RATE_LIMITS="0")
+    manage(env, "migrate", "--noinput")
+    server = DaphneServer(env)
+    server.start()
+    try:
+        yield Site([server.url], env, "embedded default: 1 Daphne, SQLite, in-memory channel layer, runs in threads")
+    finally:
+        server.stop()
+
+
+@contextmanager
+def scale_out_site(var_dir: Path, database_url: str, redis_url: str) -> Iterator[Site]:
+    env = server_environment(
+        var_dir,
+        RATE_LIMITS="0",
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        CHANNELS_PREFIX=f"load-{uuid.uuid4().hex[:8]}",  # apart from anything else on this Redis
+    )
+    ensure_postgres_database(database_url)
+    manage(env, "migrate", "--noinput")
+    servers = [DaphneServer(env), DaphneServer(env)]
+    worker = WorkerProcess(env)
+    try:
+        for server in servers:
+            server.start()
+        worker.start()
+        yield Site([server.url for server in servers], env, "scale-out: 2 Daphne, 1 worker, PostgreSQL, Redis")
+    finally:
+        worker.stop()
+        for server in servers:
+            server.stop()
+
+
+def create_scenario(site: Site, text: str) -> dict[str, str]:
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml") as file:
+        file.write(text)
+        file.flush()
+        return json.loads(manage(site.env, "create_scenario", file.name))
+
+
+def start_run(base: str, view_path: str) -> int:
+    tab = HttpClient(base)
+    tab.get(view_path)  # the CSRF cookie
+    status, body = tab.submit(view_path + "/runs", {"seed": 0})
+    if status != 201:
+        raise RuntimeError(f"starting a run answered {status}: {body[:200]}")
+    return int(re.search(r'data-run-id="(\d+)"', body).group(1))
+
+
+def socket_url(base: str, slug: str) -> str:
+    return base.replace("http://", "ws://") + f"/ws/scenarios/{slug}/"
+
+
+# ---------------------------------------------------------------------------- viewers of one run
+
+
+@dataclass
+class ViewerReport:
+    site: str
+    viewers: int
+    events: int  # in the run, as stored
+    complete_viewers: int  # those that received every event exactly once, in order
+    problems: list[str]
+    delivery_p50_ms: float
+    delivery_p95_ms: float
+    delivery_max_ms: float
+    run_seconds: float  # from pressing Run to the last viewer holding the last event
+    frames_delivered: int
+    events_delivered_per_second: float
+
+
+async def _viewer(url: str, ready: asyncio.Event, connected: list[int], total: int) -> tuple[list[int], list[float]]:
+    """Receives the live stream of the scenario's next run until its closing frame; returns the
+    sequence numbers in arrival order and each batch's delay (from the server sending it)."""
+    seqs: list[int] = []
+    delays: list[float] = []
+    async with websockets.connect(url, origin=ORIGIN, open_timeout=60, max_queue=None) as socket_:
+        connected.append(1)
+        if len(connected) == total:
+            ready.set()
+        async for raw in socket_:
+            message = json.loads(raw)
+            if message.get("type") != "run.events":
+                continue
+            delays.append(time.time() - message["sent"])
+            seqs.extend(event["seq"] for event in message["events"])
+            if "end" in message["events"][-1]:
+                return seqs, delays
+    return seqs, delays
+
+
+async def viewers_of_one_run(site: Site, viewers: int, nodes: int, replicas: int) -> ViewerReport:
+    links = create_scenario(site, wide_deployment(nodes=nodes, replicas=replicas))
+    ready = asyncio.Event()
+    connected: list[int] = []
+    tasks = [
+        asyncio.create_task(
+            _viewer(socket_url(site.urls[i % len(site.urls)], links["slug"]), ready, connected, viewers)
+        )
+        for i in range(viewers)
+    ]
+    async with asyncio.timeout(DEADLINE_SECONDS):
+        await ready.wait()
+        started = time.monotonic()
+        await asyncio.to_thread(start_run, site.urls[0], links["view"])
+        results = await asyncio.gather(*tasks)
+    elapsed = time.monotonic() - started
+    expected_events = max((max(seqs) for seqs, _ in results if seqs), default=0)
+    expected = list(range(1, expected_events + 1))
+    problems = []
+    for index, (seqs, _) in enumerate(results):
+        if seqs != expected:
+            duplicates = len(seqs) - len(set(seqs))
+            problems.append(
+                f"viewer {index}: {len(seqs)} events, {duplicates} duplicated, in order: {seqs == sorted(seqs)}"
+            )
+    delays = [delay for _, batch_delays in results for delay in batch_delays]
+    delivered = sum(len(seqs) for seqs, _ in results)
+    return ViewerReport(
+        site=site.label,
+        viewers=viewers,
+        events=expected_events,
+        complete_viewers=viewers - len(problems),
+        problems=problems[:10],
+        delivery_p50_ms=round(percentile(delays, 0.50) * 1000, 1),
+        delivery_p95_ms=round(percentile(delays, 0.95) * 1000, 1),
+        delivery_max_ms=round(max(delays, default=0) * 1000, 1),
+        run_seconds=round(elapsed, 2),
+        frames_delivered=delivered,
+        events_delivered_per_second=round(delivered / elapsed, 1) if elapsed else 0.0,
+    )
+
+
+# ---------------------------------------------------------------------------- editors and runs
+
+
+@dataclass
+class EditorsReport:
+    site: str
+    editors: int
+    edits_per_editor: int
+    edits_applied: int
+    edits_lost: int
+    runs: int
+    runs_finished: int
+    errors: list[str] = field(default_factory=list)
+    edit_p50_ms: float = 0.0
+    edit_p95_ms: float = 0.0
+    edits_per_second: float = 0.0
+    seconds: float = 0.0
+
+
+RUN_WORKLOAD = deployment_yaml(replicas=12)
+
+
+class Editor:
+    """One person with their own scenario, editing it through the page's forms."""
+
+    def __init__(self, base: str) -> None:
+        self.tab = HttpClient(base)
+        self.path = ""
+        self.version = 0
+        self.node_id = 0
+
+    def open_new_scenario(self) -> None:
+        self.tab.get("/")  # the CSRF cookie
+        request = self.tab._form("/scenarios/new", {})
+        with self.tab.opener.open(request, timeout=60) as response:  # follows the redirect to it
+            self.path = urllib.parse.urlparse(response.url).path
+            self._read_board(response.read().decode())
+
+    def _read_board(self, page: str) -> None:
+        self.version = int(re.search(r'data-version="(\d+)"', page).group(1))
+        self.node_id = int(re.search(r'data-node-id="(\d+)"', page).group(1))
+
+    def label(self, key: str) -> tuple[int, float]:
+        started = time.monotonic()
+        status, body = self.tab.submit(
+            f"{self.path}/nodes/{self.node_id}/label", {"version": self.version, "key": key, "value": "x"}
+        )
+        if status == 200:
+            self.version = int(re.search(r'data-version="(\d+)"', body).group(1))
+        return status, time.monotonic() - started
+
+    def labels_saved(self) -> set[str]:
+        """The load-* labels of the first node, as the scenario's export has them."""
+        documents = yaml.safe_load_all(self.tab.get(f"{self.path}/export.yaml"))
+        node = next(document for document in documents if document and document.get("kind") == "Node")
+        return {key for key in node["metadata"].get("labels", {}) if key.startswith("load-")}
+
+
+def _edit_session(base: str, edits: int, index: int) -> tuple[int, int, list[float], list[str]]:
+    """(edits applied, edits lost, latencies, errors) of one editor making `edits` edits in turn."""
+    editor = Editor(base)
+    editor.open_new_scenario()
+    latencies: list[float] = []
+    errors: list[str] = []
+    applied: set[str] = set()
+    for number in range(edits):
+        key = f"load-{number}"
+        status, seconds = editor.label(key)
+        latencies.append(seconds)
+        if status == 200:
+            applied.add(key)
+        else:
+            errors.append(f"editor {index}, edit {number}: HTTP {status}")
+    lost = applied - editor.labels_saved()
+    return len(applied), len(lost), latencies, errors
+
+
+async def _run_session(base: str, site: Site, index: int) -> str | None:
+    """Starts a run of a scenario of its own and waits for the run's final status."""
+    links = create_scenario(
+        site, f'apiVersion: playground/v1\nkind: Scenario\ntitle: "run {index}"\n---\n{RUN_WORKLOAD}'
+    )
+    async with websockets.connect(socket_url(base, links["slug"]), origin=ORIGIN, open_timeout=60) as socket_:
+        run_id = await asyncio.to_thread(start_run, base, links["view"])
+        async for raw in socket_:
+            message = json.loads(raw)
+            if message.get("type") == "run.status" and message["run"] == run_id:
+                if message["status"] == "finished":
+                    return None
+                if message["status"] in ("failed", "interrupted"):
+                    return f"run {index}: {message['status']}: {message.get('error', '')}"
+    return f"run {index}: the socket closed before the run ended"
+
+
+async def editors_and_runs(site: Site, editors: int, edits_per_editor: int, runs: int) -> EditorsReport:
+    started = time.monotonic()
+    async with asyncio.timeout(DEADLINE_SECONDS):
+        edit_tasks = [
+            asyncio.to_thread(_edit_session, site.urls[i % len(site.urls)], edits_per_editor, i) for i in range(editors)
+        ]
+        run_tasks = [_run_session(site.urls[i % len(site.urls)], site, i) for i in range(runs)]
+        results = await asyncio.gather(*edit_tasks, *run_tasks, return_exceptions=True)
+    seconds = time.monotonic() - started
+    report = EditorsReport(site.label, editors, edits_per_editor, 0, 0, runs, 0, seconds=round(seconds, 2))
+    latencies: list[float] = []
+    for result in results[:editors]:
+        if isinstance(result, BaseException):
+            report.errors.append(f"editor: {type(result).__name__}: {result}")
+            continue
+        applied, lost, edit_latencies, errors = result
+        report.edits_applied += applied
+        report.edits_lost += lost
+        latencies.extend(edit_latencies)
+        report.errors.extend(errors)
+    for result in results[editors:]:
+        if isinstance(result, BaseException):
+            report.errors.append(f"run: {type(result).__name__}: {result}")
+        elif result is not None:
+            report.errors.append(result)
+        else:
+            report.runs_finished += 1
+    report.edit_p50_ms = round(percentile(latencies, 0.50) * 1000, 1)
+    report.edit_p95_ms = round(percentile(latencies, 0.95) * 1000, 1)
+    report.edits_per_second = round(report.edits_applied / seconds, 1) if seconds else 0.0
+    return report
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scale-out", action="store_true", help="PostgreSQL + Redis, 2 Daphne, 1 worker")
+    parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/playground_load")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--viewers", type=int, default=200)
+    parser.add_argument("--nodes", type=int, default=40)
+    parser.add_argument("--replicas", type=int, default=400, help="400 replicas make a 2,001-event run")
+    parser.add_argument("--editors", type=int, default=50)
+    parser.add_argument("--edits", type=int, default=10, help="edits per editor")
+    parser.add_argument("--runs", type=int, default=20)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as var_dir:
+        site_context = (
+            scale_out_site(Path(var_dir), options.database_url, options.redis_url)
+            if options.scale_out
+            else embedded_site(Path(var_dir))
+        )
+        with site_context as site:
+            viewers = asyncio.run(viewers_of_one_run(site, options.viewers, options.nodes, options.replicas))
+            print(json.dumps(asdict(viewers), indent=2))
+            editing = asyncio.run(editors_and_runs(site, options.editors, options.edits, options.runs))
+            print(json.dumps(asdict(editing), indent=2))
+    ok = viewers.complete_viewers == viewers.viewers and not editing.errors and not editing.edits_lost
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
