@@ -40,6 +40,11 @@ class EvictionCountdowns:
         self._pod_frame = pod_frame
         self._sent: dict[str, float] = {}  # the schedule as the frames so far told it
 
+    def pending(self) -> bool:
+        """Whether the schedule changed since the frames last told it (a frame is due even if no
+        object changed: a NoExecute countdown started or was called off)."""
+        return self._simulation is not None and self._simulation.scheduled_evictions() != self._sent
+
     def stamp(self, pending: dict[tuple[str, str], dict[str, Any]]) -> None:
         """Completes the frames about to be sent (keyed ("Pod", key) as the recorder keeps them)."""
         if self._simulation is None:

@@ -10,7 +10,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -129,6 +129,9 @@ class ChangeRecorder:
             else:
                 self._pending[key] = budget_frame(change.new)
 
+    def has_changes(self) -> bool:
+        return bool(self._pending) or self._evictions.pending()
+
     def take(self) -> list[dict[str, Any]]:
         self._evictions.stamp(self._pending)
         changes = list(self._pending.values())
@@ -194,14 +197,11 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
             else None
         )
         simulation = Simulation(manifests, config, seed=run.seed, options=SimulationOptions(max_events=MAX_RUN_EVENTS))
-        recorder = ChangeRecorder(simulation)
-        simulation.cluster.watch(recorder)
         batch: list[RunEvent] = []
         flushed_at = time.monotonic()
         seq = 0
-        for event in simulation.run(until=DEFAULT_UNTIL_SECONDS):
+        for payload in frames(simulation):
             seq += 1
-            payload = {"event": event.as_dict(), "changes": recorder.take()}
             heartbeat.beat()
             if seq < stored_seq:
                 continue
@@ -213,10 +213,6 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
             if len(batch) >= BATCH_SIZE or time.monotonic() - flushed_at >= FLUSH_SECONDS:
                 _flush(run, slug, batch, publish)
                 flushed_at = time.monotonic()
-        final = recorder.take()
-        seq += 1
-        if seq > stored_seq:
-            batch.append(RunEvent(run=run, seq=seq, payload={"event": None, "changes": final, "end": simulation.now}))
         _flush(run, slug, batch, publish)
     except (ManifestError, SimulationLimitError, ReplayDiverged) as error:
         _fail(run, slug, str(error))
@@ -227,6 +223,23 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
         return
     Run.objects.filter(pk=run.pk).update(status=Run.Status.FINISHED)
     send_run_status(slug, run.pk, Run.Status.FINISHED)
+
+
+def frames(simulation: Simulation) -> Iterator[dict[str, Any]]:
+    """The run as viewers replay it: a frame per event, carrying the store changes since the frame
+    before; a frame of its own ("event": None) for an instant that changed the cluster without an
+    event (a pod turning Ready, a taint landing), so the board shows it when it happened rather than
+    at the next event; and a closing frame ("end"). Every frame has its simulated "time". A replay
+    (explain, traffic, a resumed run) walks the same frames, so sequence numbers always agree."""
+    recorder = ChangeRecorder(simulation)
+    simulation.cluster.watch(recorder)
+    for instant in simulation.run_instants(until=DEFAULT_UNTIL_SECONDS):
+        for event in instant.events:  # an instant's changes travel with its first event
+            yield {"event": event.as_dict(), "time": event.time, "changes": recorder.take()}
+        # Timers due at the same time make one frame: held until the clock moves on.
+        if not instant.events and instant.next_time != instant.time and recorder.has_changes():
+            yield {"event": None, "time": instant.time, "changes": recorder.take()}
+    yield {"event": None, "time": simulation.now, "changes": recorder.take(), "end": simulation.now}
 
 
 class ReplayDiverged(Exception):
@@ -327,7 +340,7 @@ def replay(run: Run, seq: int) -> Simulation:
     simulation = Simulation(manifests, config, seed=run.seed, options=SimulationOptions(max_events=MAX_RUN_EVENTS))
     if seq <= 0:
         return simulation
-    for index, _event in enumerate(simulation.run(until=DEFAULT_UNTIL_SECONDS), start=1):
+    for index, _frame in enumerate(frames(simulation), start=1):
         if index >= seq:
             break
     return simulation

@@ -35,6 +35,14 @@ class _Timer:
     idle: bool = field(compare=False, default=False)  # a periodic retry that alone never keeps a run going
 
 
+@dataclass(frozen=True, slots=True)
+class Instant:
+    time: float
+    events: list[Event]
+    # When the run goes on (the next timer's time, possibly this same time), None if it stops here.
+    next_time: float | None
+
+
 class Simulation:
     def __init__(
         self,
@@ -119,6 +127,13 @@ class Simulation:
 
     def run(self, until: float | None = None) -> Iterator[Event]:
         """Yield every event as it happens; stop when nothing can change any more, or at `until`."""
+        for instant in self.run_instants(until):
+            yield from instant.events
+
+    def run_instants(self, until: float | None = None) -> Iterator["Instant"]:
+        """The run instant by instant: the start, then every timer that fired, each with the events
+        it caused (often none: a pod turning Ready, a requeue). Between two instants the store is
+        quiet, so a watcher can tell what changed at each, events or not."""
         if self._started:
             raise RuntimeError("a Simulation runs once")
         self._started = True
@@ -126,9 +141,9 @@ class Simulation:
         self._apply_initial()
         self._settle()
         while True:
-            while emitted < len(self.cluster.events):
-                yield self.cluster.events[emitted]
-                emitted += 1
+            events = self.cluster.events[emitted:]
+            emitted += len(events)
+            yield Instant(self._now, events, self._next_time(until))
             if not self._busy_timers:
                 break  # no timers, or only idle ones
             timer = heapq.heappop(self._timers)
@@ -141,9 +156,12 @@ class Simulation:
             self._now = timer.time
             timer.callback()
             self._settle()
-        while emitted < len(self.cluster.events):
-            yield self.cluster.events[emitted]
-            emitted += 1
+
+    def _next_time(self, until: float | None) -> float | None:
+        if not self._busy_timers:
+            return None
+        upcoming = self._timers[0].time
+        return upcoming if until is None or upcoming <= until else None
 
     def run_to_end(self, until: float | None = None) -> list[Event]:
         return list(self.run(until))

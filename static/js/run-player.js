@@ -57,7 +57,7 @@ function receive(events) {
     pendingSeek = null;
   }
   if (pendingTime !== null) {
-    const index = run.events.findIndex((event) => (event.event?.time ?? Infinity) >= pendingTime);
+    const index = run.events.findIndex((frame) => frameTime(frame, Infinity) >= pendingTime);
     if (index >= 0 || run.status === "finished") {
       seekTo(index >= 0 ? index : run.events.length);
       pendingTime = null;
@@ -105,8 +105,8 @@ function schedule() {
     seekTo(run.events.length);
     return schedule();
   }
-  const previous = position > 0 ? run.events[position - 1].event?.time ?? 0 : 0;
-  const next = run.events[position].event?.time ?? previous;
+  const previous = position > 0 ? frameTime(run.events[position - 1]) : 0;
+  const next = frameTime(run.events[position], previous);
   const wait = Math.min(SPEEDS_MAX_WAIT_MS, Math.max(40, ((next - previous) * 1000) / Number(speed)));
   timer = setTimeout(() => {
     timer = null;
@@ -136,9 +136,13 @@ function remember() {
 
 // ------------------------------------------------------------------ rendering
 
+// Every frame carries its simulated time; frames stored before it did fall back to their event's.
+export function frameTime(frame, fallback = 0) {
+  return frame?.time ?? frame?.event?.time ?? frame?.end ?? fallback;
+}
+
 function currentTime() {
-  const event = position > 0 ? run.events[position - 1] : null;
-  return event?.event?.time ?? event?.end ?? 0;
+  return position > 0 ? frameTime(run.events[position - 1]) : 0;
 }
 
 function renderStatus() {

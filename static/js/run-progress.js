@@ -29,7 +29,7 @@ function update() {
   const count = run.events.length;
   const last = run.events.at(-1);
   const ended = last?.end !== undefined;
-  const lastTime = last?.event?.time ?? last?.end ?? 0;
+  const lastTime = last?.time ?? last?.event?.time ?? last?.end ?? 0;
   const active = !ended && (run.status === "running" || run.status === "queued");
   const received = ended ? 1 : Math.min(0.99, Math.max(lastTime / MAX_SECONDS, count / MAX_EVENTS));
   const played = count ? (received * position) / count : 0;

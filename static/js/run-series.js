@@ -37,7 +37,7 @@ export function seriesOf(run) {
 }
 
 function ingest(state, item) {
-  const time = item.event?.time ?? item.end ?? state.times.at(-1) ?? 0;
+  const time = item.time ?? item.event?.time ?? item.end ?? state.times.at(-1) ?? 0;
   state.times.push(time);
   for (const change of item.changes ?? []) {
     if (change.op === "node") placeNode(state, change, time);

@@ -14,7 +14,9 @@ SCREENSHOTS = ROOT / "var" / "screenshots"  # pytest-playwright empties test-res
 
 @pytest.fixture(scope="session")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    env = server_environment(tmp_path_factory.mktemp("server-var"))
+    # Rate limits off: every test shares 127.0.0.1 and together they start far more runs than one
+    # person may. tests/web checks the limits; test_rate_limits.py shows a 429 in the page.
+    env = server_environment(tmp_path_factory.mktemp("server-var"), RATE_LIMITS="0")
     manage(env, "migrate", "--noinput")
     manage(env, "load_gallery")
     server = DaphneServer(env)

@@ -80,7 +80,7 @@ def test_a_drain_held_back_by_a_budget_shows_zero_disruptions_allowed():
     header, nodes, workload = split_gallery_file((GALLERY_DIR / "080-drain-with-pdb.yaml").read_text())
     scenario, _ = create_scenario(header["title"], nodes=nodes, workload_yaml=workload)
     budgets = [
-        ((payload["event"] or {}).get("time"), change)
+        (payload["time"], change)
         for payload in run_events(scenario)
         for change in payload["changes"]
         if change["op"] == "workload" and change["kind"] == "PodDisruptionBudget"

@@ -147,3 +147,24 @@ def test_a_version_with_a_scheduler_configuration_runs_under_it(config, nodes_us
     events = [payload["event"] for payload in run.events.values_list("payload", flat=True) if payload["event"]]
     chosen = {event["message"].rsplit(" ", 1)[1] for event in events if event["reason"] == "Scheduled"}
     assert len(chosen) == nodes_used
+
+
+def test_a_change_without_an_event_gets_a_frame_at_its_own_time():
+    # Readiness has no event of its own: the pod turns Ready 5 s after it started, and nothing
+    # else happens until the scenario's action at 60 s.
+    probed = (
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: probed}\n"
+        "spec: {containers: [{name: c, image: x, readinessProbe: {initialDelaySeconds: 5}}]}\n"
+        "---\napiVersion: playground/v1\nkind: Action\nspec: {at: 60s, op: cordon, target: Node/worker1}\n"
+    )
+    scenario, _ = create_scenario("ticks", workload_yaml=probed)
+    run = run_now(scenario, [])
+    payloads = [payload for _, payload in run.events.order_by("seq").values_list("seq", "payload")]
+    assert all("time" in payload for payload in payloads)
+    assert [payload["time"] for payload in payloads] == sorted(payload["time"] for payload in payloads)
+    ready_at = next(
+        payload for payload in payloads if any(c["op"] == "pod" and c["ready"] for c in payload["changes"])
+    )
+    assert ready_at["event"] is None and "end" not in ready_at  # a frame of its own
+    started = next(p for p in payloads if p["event"] and p["event"]["reason"] == "Started")
+    assert ready_at["time"] == started["time"] + 5
