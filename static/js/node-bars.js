@@ -11,10 +11,13 @@ function percent(used, total) {
   return Math.min(100, Math.round((100 * used) / total));
 }
 
-function updateRow(row, used, allocatable, time) {
+function updateRow(row, used, allocatable) {
   const resource = row.dataset.resource;
   // Before the run's first event the player knows no node yet: count against the board's figure.
   const total = allocatable?.[resource] ?? Number(row.dataset.total ?? 0);
+  const shown = `${used}/${total}`;
+  if (row.dataset.shown === shown) return; // unchanged: a 200-node board is not redrawn every frame
+  row.dataset.shown = shown;
   const share = percent(used, total);
   const fill = row.querySelector(".bar-svg .fill");
   if (fill) {
@@ -23,17 +26,16 @@ function updateRow(row, used, allocatable, time) {
   }
   const text = row.querySelector(".bar-text");
   if (text) text.textContent = `${formatAmount(resource, used)} / ${formatAmount(resource, total)}`;
-  row.title = `${resource} requested at t=${time.toFixed(1)}s: ${formatAmount(resource, used)} of ${formatAmount(resource, total)} allocatable`;
+  row.title = `${resource} requested: ${formatAmount(resource, used)} of ${formatAmount(resource, total)} allocatable`;
 }
 
 document.addEventListener("run:rendered", ({ detail }) => {
   const usage = requestedByNode(detail.pods);
-  const time = Number(detail.time ?? 0);
   for (const card of document.querySelectorAll("#board .node-card")) {
     const used = usage.get(card.dataset.nodeName) ?? { cpu: 0, memory: 0, pods: 0 };
     const allocatable = detail.nodes.get(card.dataset.nodeName)?.allocatable;
     for (const row of card.querySelectorAll(".bar-row[data-resource]")) {
-      updateRow(row, used[row.dataset.resource] ?? 0, allocatable, time);
+      updateRow(row, used[row.dataset.resource] ?? 0, allocatable);
     }
   }
 });

@@ -44,28 +44,59 @@ function badge(className, text) {
   return span;
 }
 
+// The marks each chip shows, as a string, so that a chip is only touched when its marks change.
+function marksOf(pod, position, time) {
+  let marks = "";
+  if (pod.evictAt !== null && pod.evictAt !== undefined) {
+    marks += `evict:${Math.max(0, Math.ceil(pod.evictAt - time - 1e-9))}`;
+  }
+  const preemption = preemptionOf(pod, position);
+  if (preemption) marks += `|preempted:${preemption.index}`;
+  return marks;
+}
+
+let marked = new Map(); // pod key -> the marks its chip shows
+
+function markChip(chip, pod, position, time) {
+  chip.querySelectorAll(".pod-badge").forEach((old) => old.remove());
+  chip.classList.remove("evicting", "preempted");
+  if (!pod) return;
+  if (pod.evictAt !== null && pod.evictAt !== undefined) {
+    const seconds = Math.max(0, Math.ceil(pod.evictAt - time - 1e-9));
+    const countdown = badge("evict-countdown", `evicted in ${seconds}s`);
+    countdown.dataset.evictAt = String(pod.evictAt);
+    countdown.title = `The taint eviction controller deletes this pod at t=${pod.evictAt}s (tolerationSeconds of a NoExecute taint)`;
+    chip.classList.add("evicting");
+    chip.append(countdown);
+  }
+  const preemption = preemptionOf(pod, position);
+  if (preemption) {
+    const mark = badge("preempted-badge", "preempted");
+    mark.title = preemption.message;
+    chip.classList.add("preempted");
+    chip.append(mark);
+  }
+}
+
+// Only pods with a countdown or a Preempted event can carry marks: look at those (and at the chips
+// marked last time), not at every chip of a 2,000-pod board.
 function markPods({ pods, position, time }) {
-  for (const chip of document.querySelectorAll("#board .pod[data-pod-key], #run-panel .pod[data-pod-key]")) {
-    const pod = pods.get(chip.dataset.podKey);
-    chip.querySelectorAll(".pod-badge").forEach((old) => old.remove());
-    chip.classList.remove("evicting", "preempted");
-    if (!pod) continue;
-    if (pod.evictAt !== null && pod.evictAt !== undefined) {
-      const seconds = Math.max(0, Math.ceil(pod.evictAt - time - 1e-9));
-      const countdown = badge("evict-countdown", `evicted in ${seconds}s`);
-      countdown.dataset.evictAt = String(pod.evictAt);
-      countdown.title = `The taint eviction controller deletes this pod at t=${pod.evictAt}s (tolerationSeconds of a NoExecute taint)`;
-      chip.classList.add("evicting");
-      chip.append(countdown);
-    }
-    const preemption = preemptionOf(pod, position);
-    if (preemption) {
-      const mark = badge("preempted-badge", "preempted");
-      mark.title = preemption.message;
-      chip.classList.add("preempted");
-      chip.append(mark);
+  const wanted = new Map();
+  for (const pod of pods.values()) {
+    if ((pod.evictAt !== null && pod.evictAt !== undefined) || preempted.has(pod.key)) {
+      const marks = marksOf(pod, position, time);
+      if (marks) wanted.set(pod.key, marks);
     }
   }
+  for (const key of new Set([...wanted.keys(), ...marked.keys()])) {
+    const marks = wanted.get(key) ?? "";
+    for (const chip of document.querySelectorAll(`.pod[data-pod-key="${CSS.escape(key)}"]`)) {
+      if (chip.dataset.marks === marks) continue;
+      chip.dataset.marks = marks;
+      markChip(chip, marks ? pods.get(key) : null, position, time);
+    }
+  }
+  marked = wanted;
 }
 
 function gauge(pdb) {
@@ -114,11 +145,16 @@ function gauge(pdb) {
   return card;
 }
 
+let drawnBudgets = []; // the budget frames the gauges show
+
 function drawBudgets({ workloads }) {
   const box = document.querySelector("#run-panel [data-run-pdbs]");
   if (!box) return;
   const budgets = [...workloads.values()].filter((w) => w.kind === "PodDisruptionBudget");
   budgets.sort((a, b) => a.key.localeCompare(b.key));
+  const same = budgets.length === drawnBudgets.length && budgets.every((pdb, i) => pdb === drawnBudgets[i]);
+  if (same && box.childElementCount === budgets.length) return; // frames are immutable
+  drawnBudgets = budgets;
   box.replaceChildren(...budgets.map(gauge));
 }
 

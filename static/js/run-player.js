@@ -64,7 +64,7 @@ function receive(events) {
       setPlaying(true);
     }
   }
-  if (playing && !timer) schedule();
+  if (playing && timer === null) schedule();
   renderStatus();
 }
 
@@ -89,30 +89,61 @@ function seekTo(target) {
     position = 0;
   }
   while (position < target) apply(run.events[position++]);
-  render();
-  remember();
+  requestRender();
+  rememberSoon();
+}
+
+// Playback runs on animation frames: each one applies every frame that has come due by the
+// playback clock, then the board is drawn once. A frame is due a simulated gap (divided by the
+// speed) after the one before, and at least STEP_MS / speed after it, so that a burst of events at
+// one instant still unfolds step by step: 40 ms apart at 5x, 10 ms at 20x (several per drawing).
+const STEP_MS = 200;
+const MAX_FRAMES_PER_DRAW = 500; // after a stall, catch up in bounded bites
+let due = 0; // performance.now() at which the frame at `position` is due
+
+function gapBefore(index, speed) {
+  if (index === 0) return 0;
+  const simulated = (frameTime(run.events[index], 0) - frameTime(run.events[index - 1], 0)) * 1000;
+  return Math.min(SPEEDS_MAX_WAIT_MS, Math.max(STEP_MS, simulated) / speed);
 }
 
 function schedule() {
-  clearTimeout(timer);
+  if (timer !== null) cancelAnimationFrame(timer);
   timer = null;
-  if (!playing || !run || position >= run.events.length) {
-    if (run && position >= run.events.length && run.status !== "running" && run.status !== "queued") setPlaying(false);
-    return;
+  if (!playing || !run) return;
+  if (position >= run.events.length) {
+    if (run.status !== "running" && run.status !== "queued") setPlaying(false);
+    return; // more events may come: receive() schedules again
   }
-  const speed = control("speed")?.value ?? "5";
-  if (speed === "instant") {
-    seekTo(run.events.length);
-    return schedule();
+  due = performance.now() + gapBefore(position, playbackSpeed());
+  timer = requestAnimationFrame(advance);
+}
+
+function playbackSpeed() {
+  const value = control("speed")?.value ?? "5";
+  return value === "instant" ? Infinity : Number(value);
+}
+
+function advance(now) {
+  timer = null;
+  if (!playing || !run) return;
+  const speed = playbackSpeed();
+  const before = position;
+  if (speed === Infinity) {
+    while (position < run.events.length) apply(run.events[position++]);
+  } else {
+    while (position < run.events.length && now >= due && position - before < MAX_FRAMES_PER_DRAW) {
+      apply(run.events[position++]);
+      if (position < run.events.length) due += gapBefore(position, speed);
+    }
+    if (now - due > SPEEDS_MAX_WAIT_MS) due = now; // a stall (hidden tab): go on from here
   }
-  const previous = position > 0 ? frameTime(run.events[position - 1]) : 0;
-  const next = frameTime(run.events[position], previous);
-  const wait = Math.min(SPEEDS_MAX_WAIT_MS, Math.max(40, ((next - previous) * 1000) / Number(speed)));
-  timer = setTimeout(() => {
-    timer = null;
-    seekTo(position + 1);
-    schedule();
-  }, position === 0 ? 0 : wait);
+  if (position !== before) {
+    render();
+    rememberSoon();
+  }
+  if (position < run.events.length) timer = requestAnimationFrame(advance);
+  else if (run.status !== "running" && run.status !== "queued") setPlaying(false);
 }
 
 function setPlaying(value) {
@@ -123,7 +154,22 @@ function setPlaying(value) {
     button.setAttribute("aria-label", playing ? "Pause" : "Play");
   }
   if (playing) schedule();
-  else { clearTimeout(timer); timer = null; }
+  else {
+    if (timer !== null) cancelAnimationFrame(timer);
+    timer = null;
+    remember();
+  }
+}
+
+// One drawing per animation frame, however many frames were applied meanwhile.
+let renderQueued = false;
+function requestRender() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(() => {
+    renderQueued = false;
+    render();
+  });
 }
 
 function remember() {
@@ -132,6 +178,17 @@ function remember() {
   url.searchParams.set("run", run.id);
   url.searchParams.set("at", position);
   history.replaceState(history.state, "", url);
+}
+
+// The address follows the player (a reload comes back here), but not on every frame: browsers
+// refuse history updates beyond about a hundred in ten seconds.
+let rememberTimer = null;
+function rememberSoon() {
+  if (rememberTimer !== null) return;
+  rememberTimer = setTimeout(() => {
+    rememberTimer = null;
+    remember();
+  }, 500);
 }
 
 // ------------------------------------------------------------------ rendering
@@ -162,6 +219,9 @@ function renderStatus() {
   if (seek) seek.value = String(position);
 }
 
+const byKey = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+// Only what changed is touched: a 2,000-pod board redrawn whole on every frame cannot keep up.
 function renderPods() {
   const byNode = new Map();
   const pending = [];
@@ -180,16 +240,48 @@ function renderPods() {
       list.className = "pods";
       card.querySelector(".bars")?.after(list);
     }
-    list.replaceChildren(...(byNode.get(card.dataset.nodeName) ?? []).sort((a, b) => a.key.localeCompare(b.key)).map(podChip));
+    showChips(list, (byNode.get(card.dataset.nodeName) ?? []).sort(byKey).map(podChip));
     const node = nodes.get(card.dataset.nodeName);
     card.classList.toggle("not-ready", node ? !node.ready : false);
     card.classList.toggle("cordoned", node ? node.unschedulable : card.classList.contains("cordoned"));
   }
   const queue = control("pending");
-  if (queue) queue.replaceChildren(...pending.map(podChip));
+  if (queue) {
+    // The queue shows its first pods by name and counts the rest: thousands of chips would drown
+    // the panel (and cost a layout of thousands of elements on every frame).
+    pending.sort(byKey);
+    const shown = pending.slice(0, MAX_QUEUE_CHIPS).map(podChip);
+    if (pending.length > MAX_QUEUE_CHIPS) shown.push(queueRest(pending.length - MAX_QUEUE_CHIPS));
+    showChips(queue, shown);
+  }
+}
+
+const MAX_QUEUE_CHIPS = 60;
+let restItem = null;
+function queueRest(count) {
+  restItem ??= document.createElement("li");
+  restItem.className = "queue-rest";
+  restItem.textContent = `and ${count.toLocaleString("en")} more Pending`;
+  return restItem;
+}
+
+// Makes `list` hold exactly `items`, in order. The common cases of a playing run (nothing changed;
+// the oldest rows gone and new ones at the end) move only those elements: replacing a few hundred
+// rows on every frame makes the browser lay them all out again.
+function showChips(list, items) {
+  const children = [...list.children];
+  if (children.length === items.length && items.every((item, index) => children[index] === item)) return;
+  const start = children.indexOf(items[0]);
+  if (start >= 0 && children.slice(start).every((child, index) => items[index] === child)) {
+    for (const child of children.slice(0, start)) child.remove();
+    list.append(...items.slice(children.length - start));
+    return;
+  }
+  list.replaceChildren(...items);
 }
 
 const chips = new Map(); // pod key -> its element, reused so only new pods animate in
+const drawn = new WeakMap(); // element -> the pod frame it shows
 
 function podChip(pod) {
   let item = chips.get(pod.key);
@@ -201,6 +293,8 @@ function podChip(pod) {
     item.draggable = true; // onto a node: "why not here?" (why-not-here.js)
     chips.set(pod.key, item);
   }
+  if (drawn.get(item) === pod) return item; // frames are immutable: the same frame, the same chip
+  drawn.set(item, pod);
   item.className = `pod phase-${pod.phase}${pod.deleting ? " deleting" : ""}${pod.ready ? " ready" : ""}`;
   item.textContent = pod.name;
   item.title = `${pod.key} · ${pod.phase}${pod.ready ? " · Ready" : ""}${pod.deleting ? " · Terminating" : ""}${pod.owner ? " · " + pod.owner : ""}`;
@@ -208,31 +302,52 @@ function podChip(pod) {
   return item;
 }
 
+// The event log shows the last LOG_ROWS events up to the player's position (those matching the
+// filter), newest at the bottom. Rows are built once per event and moved, not rebuilt.
+const LOG_ROWS = 300;
+const logRows = new Map(); // frame index -> its <tr>
+let logShown = { run: null, position: -1, filter: null, length: 0 };
+
+function logRow(index, event) {
+  let row = logRows.get(index);
+  if (row) return row;
+  row = document.createElement("tr");
+  row.dataset.frame = String(index);
+  if (event.type === "Warning") row.className = "warning";
+  for (const value of [`${event.time.toFixed(1)}s`, event.type, event.reason, event.object.replace(/^Pod\//, "pod/"), event.message]) {
+    const cell = document.createElement("td");
+    cell.textContent = value;
+    row.append(cell);
+  }
+  logRows.set(index, row);
+  return row;
+}
+
 function renderLog() {
   const body = control("log");
   if (!body) return;
   const filter = (control("filter")?.value ?? "").toLowerCase();
+  if (logShown.run !== run || logShown.filter !== filter || logShown.body !== body) logRows.clear();
+  else if (logShown.position === position && logShown.length === body.children.length) return;
   const rows = [];
-  for (let index = 0; index < position; index++) {
+  for (let index = position - 1; index >= 0 && rows.length < LOG_ROWS; index--) {
     const event = run.events[index].event;
     if (!event) continue;
-    const text = `${event.reason} ${event.object} ${event.message}`.toLowerCase();
-    if (filter && !text.includes(filter)) continue;
-    rows.push([index, event]);
+    if (filter && !`${event.reason} ${event.object} ${event.message}`.toLowerCase().includes(filter)) continue;
+    rows.push(logRow(index, event));
   }
-  const shown = rows.slice(-300);
-  body.replaceChildren(...shown.map(([index, event]) => {
-    const row = document.createElement("tr");
-    row.className = `${event.type === "Warning" ? "warning" : ""}${index === position - 1 ? " current" : ""}`;
-    for (const value of [`${event.time.toFixed(1)}s`, event.type, event.reason, event.object.replace(/^Pod\//, "pod/"), event.message]) {
-      const cell = document.createElement("td");
-      cell.textContent = value;
-      row.append(cell);
-    }
-    row.addEventListener("click", () => { setPlaying(false); seekTo(index + 1); });
-    return row;
-  }));
-  body.closest(".event-log")?.scrollTo({ top: 1e9 });
+  rows.reverse();
+  if (logRows.size > 4 * LOG_ROWS) {
+    const keep = new Set(rows);
+    for (const [index, row] of logRows) if (!keep.has(row)) logRows.delete(index);
+  }
+  body.querySelector("tr.current")?.classList.remove("current");
+  const last = rows.at(-1);
+  if (last && Number(last.dataset.frame) === position - 1) last.classList.add("current");
+  showChips(body, rows);
+  logShown = { run, position, filter, body, length: rows.length };
+  // No scrolling here: the log box is a reversed flex column, so it stays at its newest row by
+  // itself (reading its height here would force a layout of the whole page on every frame).
 }
 
 // Rollouts: each Deployment with its ReplicaSets side by side, pods counted against the
@@ -333,6 +448,12 @@ document.addEventListener("click", (event) => {
   if (chip && run && slot && window.htmx) {
     const url = `${slot.dataset.explainUrl}?pod=${encodeURIComponent(chip.dataset.podKey)}&seq=${Math.max(position, 1)}`;
     window.htmx.ajax("GET", url, { target: "#explain-slot", swap: "innerHTML" });
+    return;
+  }
+  const row = event.target.closest?.("#run-panel [data-player='log'] tr[data-frame]");
+  if (row && run) {
+    setPlaying(false);
+    seekTo(Number(row.dataset.frame) + 1);
     return;
   }
   const button = event.target.closest?.("#run-panel [data-player]");

@@ -13,7 +13,8 @@ SCREENSHOTS = ROOT / "var" / "screenshots"  # pytest-playwright empties test-res
 
 
 @pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def session_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaphneServer]:
+    """One Daphne for the whole browser session, on its own SQLite file, with the gallery loaded."""
     # Rate limits off: every test shares 127.0.0.1 and together they start far more runs than one
     # person may. tests/web checks the limits; test_rate_limits.py shows a 429 in the page.
     env = server_environment(tmp_path_factory.mktemp("server-var"), RATE_LIMITS="0")
@@ -22,9 +23,14 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server = DaphneServer(env)
     try:
         server.start()
-        yield server.url
+        yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def server_url(session_server: DaphneServer) -> str:
+    return session_server.url
 
 
 @pytest.fixture(scope="session")
