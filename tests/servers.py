@@ -1,10 +1,12 @@
 """Real servers for tests: a Daphne process (Django's live_server has no websockets) on its own
 database, management commands against that database, and an HTTP client that behaves like a tab."""
 
+import json
 import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -69,6 +71,15 @@ def postgres_test_database_url(port: int | None = None) -> str:
     if port is not None:
         host = "127.0.0.1"
     return f"postgres://{user}@{host}:{port or settings['PORT'] or 5432}/{settings['NAME']}"
+
+
+def create_scenario(env: dict[str, str], text: str) -> dict[str, str]:
+    """A scenario from a gallery-format file's text, in the server's database: its slug, view and
+    edit paths (`manage.py create_scenario`)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml") as file:
+        file.write(text)
+        file.flush()
+        return json.loads(manage(env, "create_scenario", file.name))
 
 
 class ServerProcess:

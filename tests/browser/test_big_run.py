@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.big_scenarios import wide_deployment
-from tests.servers import DaphneServer, manage
+from tests.servers import DaphneServer, create_scenario
 
 pytestmark = pytest.mark.browser
 
@@ -32,12 +32,8 @@ def status_numbers(page: Page) -> tuple[float, int, int]:
     return float(time), int(shown), int(total)
 
 
-def test_a_2000_pod_run_on_200_nodes_plays_smoothly_at_20x(
-    page: Page, session_server: DaphneServer, tmp_path, screenshot_path
-):
-    scenario_file = tmp_path / "big.yaml"
-    scenario_file.write_text(wide_deployment(nodes=200, replicas=2000))
-    links = json.loads(manage(session_server.env, "create_scenario", str(scenario_file)))
+def test_a_2000_pod_run_on_200_nodes_plays_smoothly_at_20x(page: Page, session_server: DaphneServer, screenshot_path):
+    links = create_scenario(session_server.env, wide_deployment(nodes=200, replicas=2000))
     page.goto(session_server.url + links["view"])
     expect(page.locator("html[data-run-player='ready']")).to_have_count(1)
     page.get_by_test_id("run").click()

@@ -2,7 +2,6 @@
 the page reconnects by itself, learns the run was interrupted, resumes it, and ends with every event
 once, in order: the same run as one that was never interrupted."""
 
-import json
 import re
 from collections.abc import Iterator
 
@@ -10,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.big_scenarios import wide_deployment
-from tests.servers import DaphneServer, manage, server_environment
+from tests.servers import DaphneServer, create_scenario, manage, server_environment
 
 pytestmark = pytest.mark.browser
 
@@ -36,11 +35,9 @@ def event_count(page: Page) -> tuple[int, int]:
 
 
 def test_a_run_interrupted_by_a_server_restart_resumes_without_a_reload(
-    page: Page, restartable_server: DaphneServer, tmp_path, screenshot_path
+    page: Page, restartable_server: DaphneServer, screenshot_path
 ):
-    scenario_file = tmp_path / "wide.yaml"
-    scenario_file.write_text(wide_deployment(nodes=100, replicas=1000))
-    links = json.loads(manage(restartable_server.env, "create_scenario", str(scenario_file)))
+    links = create_scenario(restartable_server.env, wide_deployment(nodes=100, replicas=1000))
     page.goto(restartable_server.url + links["view"])
     expect(page.locator("html[data-run-player='ready']")).to_have_count(1)
     page.get_by_test_id("run").click()

@@ -29,7 +29,15 @@ import yaml
 
 from tests.browser.big_scenarios import wide_deployment
 from tests.manifests import deployment_yaml
-from tests.servers import DaphneServer, HttpClient, WorkerProcess, ensure_postgres_database, manage, server_environment
+from tests.servers import (
+    DaphneServer,
+    HttpClient,
+    WorkerProcess,
+    create_scenario,
+    ensure_postgres_database,
+    manage,
+    server_environment,
+)
 
 ORIGIN = "http://127.0.0.1"
 DEADLINE_SECONDS = 300.0  # no phase may take longer, whatever happens
@@ -91,13 +99,6 @@ def scale_out_site(var_dir: Path, database_url: str, redis_url: str) -> Iterator
             server.stop()
 
 
-def create_scenario(site: Site, text: str) -> dict[str, str]:
-    with tempfile.NamedTemporaryFile("w", suffix=".yaml") as file:
-        file.write(text)
-        file.flush()
-        return json.loads(manage(site.env, "create_scenario", file.name))
-
-
 def start_run(base: str, view_path: str) -> int:
     tab = HttpClient(base)
     tab.get(view_path)  # the CSRF cookie
@@ -150,7 +151,7 @@ async def _viewer(url: str, ready: asyncio.Event, connected: list[int], total: i
 
 
 async def viewers_of_one_run(site: Site, viewers: int, nodes: int, replicas: int) -> ViewerReport:
-    links = create_scenario(site, wide_deployment(nodes=nodes, replicas=replicas))
+    links = create_scenario(site.env, wide_deployment(nodes=nodes, replicas=replicas))
     ready = asyncio.Event()
     connected: list[int] = []
     tasks = [

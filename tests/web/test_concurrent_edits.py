@@ -2,13 +2,12 @@
 edit wins, every other editor is told (409) and shown the current state, and once each retries on
 that state, every edit is there: nothing lost, nothing applied twice."""
 
-import json
 import re
 import threading
 
 import yaml
 
-from tests.servers import DaphneServer, HttpClient, manage
+from tests.servers import DaphneServer, HttpClient, create_scenario
 
 EDITORS = 8
 SCENARIO = """\
@@ -32,11 +31,9 @@ def board_state(editor: HttpClient, path: str) -> tuple[int, int]:
 
 
 def test_simultaneous_edits_of_one_node_one_wins_the_others_are_told_and_lose_nothing(
-    live_server_process: DaphneServer, tmp_path
+    live_server_process: DaphneServer,
 ):
-    scenario_file = tmp_path / "shared.yaml"
-    scenario_file.write_text(SCENARIO)
-    links = json.loads(manage(live_server_process.env, "create_scenario", str(scenario_file)))
+    links = create_scenario(live_server_process.env, SCENARIO)
     editors = [HttpClient(live_server_process.url) for _ in range(EDITORS)]
     for editor in editors:
         editor.get(links["edit"])  # each claims the edit link (a cookie of its own)

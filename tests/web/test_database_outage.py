@@ -22,7 +22,15 @@ import pytest
 import websockets
 from django.db import connection
 
-from tests.servers import DaphneServer, HttpClient, free_port, manage, postgres_test_database_url, server_environment
+from tests.servers import (
+    DaphneServer,
+    HttpClient,
+    create_scenario,
+    free_port,
+    manage,
+    postgres_test_database_url,
+    server_environment,
+)
 from tests.web.conftest import ON_POSTGRES
 
 pytestmark = pytest.mark.django_db(transaction=True) if ON_POSTGRES else []
@@ -132,9 +140,7 @@ def outage(tmp_path: Path) -> Iterator[Outage]:
         def end() -> None:
             hidden.rename(database_dir)
 
-    scenario_file = tmp_path / "outage.yaml"
-    scenario_file.write_text(POD)
-    view = json.loads(manage(direct, "create_scenario", str(scenario_file)))["view"]
+    view = create_scenario(direct, POD)["view"]
     server = DaphneServer(env)
     server.start()
     try:
