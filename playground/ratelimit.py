@@ -1,5 +1,6 @@
 """Token buckets per client address, for the requests that cost the server something: creating a
-scenario (blank, gallery copy, fork), starting a run (run, act) and validating YAML.
+scenario (blank, gallery copy, fork), starting a run (run, act), validating YAML, and replaying a
+run to explain a pod or show its traffic (inspect).
 
 Each scope has a bucket per client: it holds at most `burst` tokens and refills at `per_minute`; a
 request takes one token or is answered 429 with Retry-After and a message that says when to retry
@@ -38,6 +39,9 @@ DEFAULT_LIMITS = {
     "create": Limit(burst=30, per_minute=30, what="new scenarios"),
     "run": Limit(burst=10, per_minute=6, what="runs"),
     "validate": Limit(burst=60, per_minute=60, what="validations"),
+    # Explanations and traffic views replay the run up to the event shown: bounded, but not free.
+    # The live traffic panel asks at most about once a second while a run plays.
+    "inspect": Limit(burst=60, per_minute=120, what="explanations and traffic views"),
 }
 
 _lock = threading.Lock()  # makes take() atomic within a process

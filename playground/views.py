@@ -479,6 +479,7 @@ def _run_context(scenario: Scenario) -> dict[str, Any]:
     }
 
 
+@rate_limited("inspect")
 def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     """The engine's explanation of one pod at one event of a run, as a panel."""
     scenario = get_object_or_404(Scenario, slug=slug)
@@ -585,6 +586,7 @@ def _run_of(scenario: Scenario, run_id: str | None) -> Any:
 # ---------------------------------------------------------------------------- traffic
 
 
+@rate_limited("inspect")
 def run_traffic(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     """How requests to the Services and Ingresses split at one event of a run, as a panel:
     ?seq=N (the player's position), optional requests, and host, path, header for an own request."""

@@ -27,13 +27,26 @@ function describe(problem) {
   return `${where}${subject ? subject + ": " : ""}${problem.message}`;
 }
 
+// Why a text could not be validated, in words for the status line.
+class ValidationUnavailable extends Error {}
+
 async function requestValidation(text) {
   const body = new FormData();
   const token = form.querySelector("[name=csrfmiddlewaretoken]").value;
   body.set("yaml", text);
   body.set("csrfmiddlewaretoken", token);
-  const response = await fetch(form.dataset.validateUrl, { method: "POST", body, headers: { "X-CSRFToken": token } });
-  if (!response.ok) throw new Error(`validation answered ${response.status}`);
+  let response;
+  try {
+    response = await fetch(form.dataset.validateUrl, { method: "POST", body, headers: { "X-CSRFToken": token } });
+  } catch {
+    throw new ValidationUnavailable("could not reach the server (offline?)");
+  }
+  if (response.status === 429) {
+    // The server's own words: how many validations it allows, and when to try again.
+    const refusal = await response.json().catch(() => ({}));
+    throw new ValidationUnavailable(refusal.error || "too many validations for now: try again in a moment");
+  }
+  if (!response.ok) throw new ValidationUnavailable(`the server answered ${response.status}; try again in a moment`);
   return response.json();
 }
 
@@ -51,8 +64,9 @@ function showResult(result, field) {
   }
 }
 
-function showOffline() {
-  status.textContent = "could not validate (offline?)";
+function showUnavailable(error) {
+  const reason = error instanceof ValidationUnavailable ? error.message : "the server's answer was not understood";
+  status.textContent = `not validated: ${reason}`;
   status.className = "validation";
 }
 
@@ -155,8 +169,8 @@ async function mountCodeMirror() {
     let result;
     try {
       result = await requestValidation(text);
-    } catch {
-      if (view.state.doc === doc) showOffline();
+    } catch (error) {
+      if (view.state.doc === doc) showUnavailable(error);
       return [];
     }
     if (view.state.doc !== doc) return []; // the text moved on: a newer run is already scheduled
@@ -324,8 +338,8 @@ function mountTextarea() {
       const result = await requestValidation(textarea.value);
       errorLine = result.ok ? null : result.problems[0].line;
       showResult(result, textarea);
-    } catch {
-      showOffline();
+    } catch (error) {
+      showUnavailable(error);
     }
     renderGutter();
   }

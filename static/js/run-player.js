@@ -79,7 +79,8 @@ function apply(event) {
   }
 }
 
-function seekTo(target) {
+// `remembered`: "now" for a single step, "soon" for one of a burst (dragging the timeline).
+function seekTo(target, remembered = "now") {
   target = Math.max(0, Math.min(target, run.events.length));
   if (target < position) {
     chips.clear();
@@ -90,7 +91,8 @@ function seekTo(target) {
   }
   while (position < target) apply(run.events[position++]);
   requestRender();
-  rememberSoon();
+  if (remembered === "now") remember();
+  else rememberSoon();
 }
 
 // Playback runs on animation frames: each one applies every frame that has come due by the
@@ -174,21 +176,29 @@ function requestRender() {
 
 function remember() {
   if (!run) return;
+  rememberedAt = performance.now();
   const url = new URL(location.href);
   url.searchParams.set("run", run.id);
   url.searchParams.set("at", position);
   history.replaceState(history.state, "", url);
 }
 
-// The address follows the player (a reload comes back here), but not on every frame: browsers
-// refuse history updates beyond about a hundred in ten seconds.
+// The address follows the player (a reload comes back here), at most every REMEMBER_MS: browsers
+// refuse history updates beyond about a hundred in ten seconds. A step is remembered at once; a
+// burst (playback, dragging the timeline) once now and once when it settles.
+const REMEMBER_MS = 250;
+let rememberedAt = 0;
 let rememberTimer = null;
 function rememberSoon() {
-  if (rememberTimer !== null) return;
-  rememberTimer = setTimeout(() => {
-    rememberTimer = null;
+  const wait = rememberedAt + REMEMBER_MS - performance.now();
+  if (wait <= 0) {
     remember();
-  }, 500);
+  } else if (rememberTimer === null) {
+    rememberTimer = setTimeout(() => {
+      rememberTimer = null;
+      remember();
+    }, wait);
+  }
 }
 
 // ------------------------------------------------------------------ rendering
@@ -408,7 +418,20 @@ function render() {
 
 // ------------------------------------------------------------------ wiring
 
+// An edit made a new version: this run is now of an older one. Say so, and offer to run the new one.
+function showStale(version) {
+  const notice = control("stale");
+  if (!notice || !version) return;
+  const stale = Number(notice.dataset.runVersion) !== version;
+  notice.hidden = !stale;
+  const number = control("current-version");
+  if (number) number.textContent = String(version);
+  const rerun = control("rerun");
+  if (rerun) rerun.textContent = `Re-run v${version}`;
+}
+
 onMessage((message) => {
+  if (message.type === "changed") showStale(Number(message.version));
   if (!run || message.run !== run.id) return;
   heard = Date.now();
   if (message.type === "run.events") receive(message.events);
@@ -466,11 +489,12 @@ document.addEventListener("click", (event) => {
 
 document.addEventListener("change", (event) => {
   if (run && playing && event.target.matches?.('#run-panel [data-player="speed"]')) schedule();
+  if (run && event.target.matches?.('#run-panel [data-player="seek"]')) remember(); // the timeline let go
 });
 
 document.addEventListener("input", (event) => {
   if (!run) return;
-  if (event.target.matches?.('#run-panel [data-player="seek"]')) { setPlaying(false); seekTo(Number(event.target.value)); }
+  if (event.target.matches?.('#run-panel [data-player="seek"]')) { setPlaying(false); seekTo(Number(event.target.value), "soon"); }
   if (event.target.matches?.('#run-panel [data-player="filter"]')) renderLog();
 });
 

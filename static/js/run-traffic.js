@@ -3,7 +3,7 @@
 // engine's numbers (playground/traffic.py); this module only decides when to ask: at most every
 // REFRESH_MS while playing, at once when paused or sought, and never two requests at a time.
 
-const REFRESH_MS = 400;
+const REFRESH_MS = 1000; // within the server's "inspect" rate limit (120 a minute) while a run plays
 
 let position = null; // the player's position the panel should show
 let probe = new URLSearchParams(); // the viewer's own Ingress request, as last sent

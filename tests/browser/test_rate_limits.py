@@ -32,3 +32,18 @@ def test_a_refused_run_shows_the_message_and_leaves_the_run_panel(page: Page, se
     )
     expect(page.get_by_test_id("run")).to_have_text("▶ Run")  # the run panel is as it was
     page.screenshot(path=screenshot_path)
+
+
+def test_a_refused_validation_says_so_in_the_editor_instead_of_offline(page: Page, server_url: str):
+    request = RequestFactory().post("/validate")
+    refused = too_many_requests(request, "validate", 4.2)  # the JSON the server answers over its limit
+    open_gallery_copy(page, server_url)
+    page.route(
+        "**/validate",
+        lambda route: route.fulfill(status=429, headers=dict(refused.items()), body=refused.content),
+    )
+    page.locator("#workload-form .cm-content").fill("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n")
+    expect(page.locator("#validation")).to_have_text(
+        "not validated: Too many validations from your address (at most 60 at once, then 60 a minute). "
+        "Try again in 5 s."
+    )

@@ -137,3 +137,19 @@ def test_dragging_a_pending_pod_onto_a_node_asks_why_not_there(page: Page, serve
     page.locator("#explain a.why-link[href*='node=worker-1']").click()
     expect(page.locator("#explain [data-why-not='worker-1']")).to_contain_text("Insufficient cpu")
     page.locator("#explain").screenshot(path=screenshot_path)
+
+
+def test_a_viewer_of_a_run_is_told_live_when_the_scenario_moves_on(page: Page, browser, server_url: str):
+    scenario_url = open_gallery_copy(page, server_url, "GPU node reserved with a taint")
+    page.get_by_test_id("run").click()
+    expect(page.locator("[data-player='status']")).to_contain_text("finished", timeout=15_000)
+    run_id = page.locator("#run-panel").get_attribute("data-run-id")
+    viewer = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    viewer.goto(f"{scenario_url}?run={run_id}")
+    expect(viewer.locator("[data-player='status']")).to_contain_text("finished", timeout=10_000)
+    stale = viewer.get_by_test_id("stale-run")
+    expect(stale).to_be_hidden()
+    node_card(page, "worker2").get_by_role("button", name="cordon").click()  # the editor makes v2
+    expect(stale).to_be_visible(timeout=10_000)
+    expect(stale).to_have_text("This run is of v1; the scenario is now v2.")
+    expect(viewer.get_by_role("button", name="Re-run v2")).to_be_visible()

@@ -182,7 +182,7 @@ def test_the_run_panel_links_to_compare_and_flags_a_run_of_an_older_version(clie
     compare = reverse("compare", args=[scenario.slug])
     assert f'href="{compare}?a={first.pk}"' in page
     assert 'data-testid="compare-previous"' not in page  # the first run has none before it
-    assert 'data-testid="stale-run"' not in page
+    assert '<span class="run-stale" data-player="stale" data-run-version="1" hidden>' in page  # not stale
 
     scenario = board.set_workload(scenario, scenario.version, THREE_PODS + "---\n" + pod("four"))
     second = runs.start_run(scenario, background=False)
@@ -192,8 +192,10 @@ def test_the_run_panel_links_to_compare_and_flags_a_run_of_an_older_version(clie
     scenario = board.set_workload(scenario, scenario.version, THREE_PODS)  # back to v1's workload...
     scenario = board.set_workload(scenario, scenario.version, pod("solo"))  # ...then something new
     page = client.get(reverse("scenario", args=[scenario.slug]) + f"?run={second.pk}").content.decode()
-    notice = page.split('data-testid="stale-run"', 1)[1].split("</span>", 1)[0]
-    assert f"This run is of v{second.version.number}; the scenario is now v{scenario.version}." in notice
+    notice = page.split('data-player="stale"', 1)[1].split("</button>", 1)[0]
+    assert notice.split(">", 1)[0].strip() == f'data-run-version="{second.version.number}"'  # shown: not hidden
+    assert f"This run is of v{second.version.number}; the scenario is now v" in notice
+    assert f'<span data-player="current-version">{scenario.version}</span>.' in notice
     assert 'form="run-start"' in page  # the re-run button submits the run form
 
 

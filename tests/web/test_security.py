@@ -106,6 +106,7 @@ TIGHT = {
     "create": Limit(burst=2, per_minute=6, what="new scenarios"),
     "run": Limit(burst=2, per_minute=6, what="runs"),
     "validate": Limit(burst=3, per_minute=60, what="validations"),
+    "inspect": Limit(burst=2, per_minute=120, what="explanations and traffic views"),
 }
 
 
@@ -245,3 +246,18 @@ def test_the_local_default_serves_plain_http(client):
 def test_with_the_https_redirect_the_health_probe_still_answers_over_http(client):
     assert client.get(reverse("index")).status_code == 301
     assert client.get(reverse("healthz")).status_code == 200
+
+
+def test_explaining_replays_the_run_and_so_is_limited(client, tight):
+    from playground.runs import execute
+
+    scenario, _ = create_scenario("inspect", workload_yaml=POD)
+    run = Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0)
+    execute(run, publish=lambda *args: None)
+    url = reverse("explain-pod", args=[scenario.slug, run.pk])
+    query = {"pod": "default/web", "seq": 1}
+    assert client.get(url, query, headers=HTMX).status_code == 200
+    assert client.get(url, query, headers=HTMX).status_code == 200
+    refused = client.get(url, query, headers=HTMX)
+    _assert_refused(refused, "explanations and traffic views", 1)  # 120 a minute: a token every 0.5 s
+    assert refused["HX-Retarget"] == "#notice"
