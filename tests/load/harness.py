@@ -269,13 +269,22 @@ def _edit_session(base: str, edits: int, index: int) -> tuple[int, int, list[flo
     return len(applied), len(lost), latencies, errors
 
 
-async def _run_session(base: str, site: Site, index: int) -> str | None:
+def _scenario_to_run(base: str) -> str:
+    """A new scenario with RUN_WORKLOAD, made through the page as a person would; its path."""
+    editor = Editor(base)
+    editor.open_new_scenario()
+    status, body = editor.tab.submit(f"{editor.path}/workload", {"version": editor.version, "workload": RUN_WORKLOAD})
+    if status != 200:
+        raise RuntimeError(f"saving the workload answered {status}: {body[:200]}")
+    return editor.path
+
+
+async def _run_session(base: str, index: int) -> str | None:
     """Starts a run of a scenario of its own and waits for the run's final status."""
-    links = create_scenario(
-        site, f'apiVersion: playground/v1\nkind: Scenario\ntitle: "run {index}"\n---\n{RUN_WORKLOAD}'
-    )
-    async with websockets.connect(socket_url(base, links["slug"]), origin=ORIGIN, open_timeout=60) as socket_:
-        run_id = await asyncio.to_thread(start_run, base, links["view"])
+    path = await asyncio.to_thread(_scenario_to_run, base)
+    slug = path.rsplit("/", 1)[1]
+    async with websockets.connect(socket_url(base, slug), origin=ORIGIN, open_timeout=60) as socket_:
+        run_id = await asyncio.to_thread(start_run, base, path)
         async for raw in socket_:
             message = json.loads(raw)
             if message.get("type") == "run.status" and message["run"] == run_id:
@@ -292,7 +301,7 @@ async def editors_and_runs(site: Site, editors: int, edits_per_editor: int, runs
         edit_tasks = [
             asyncio.to_thread(_edit_session, site.urls[i % len(site.urls)], edits_per_editor, i) for i in range(editors)
         ]
-        run_tasks = [_run_session(site.urls[i % len(site.urls)], site, i) for i in range(runs)]
+        run_tasks = [_run_session(site.urls[i % len(site.urls)], i) for i in range(runs)]
         results = await asyncio.gather(*edit_tasks, *run_tasks, return_exceptions=True)
     seconds = time.monotonic() - started
     report = EditorsReport(site.label, editors, edits_per_editor, 0, 0, runs, 0, seconds=round(seconds, 2))
