@@ -1,9 +1,11 @@
 """A controller's delayed and rate-limited requeues, as client-go's workqueue gives them.
 
-`rate_limited(key)` is AddRateLimited with the default per-item exponential failure limiter
-(5 ms doubling up to 1000 s), `forget(key)` resets it after a successful sync, and `after(key, delay)`
-is AddAfter: a key already waiting keeps its earlier time. When the time comes the key is marked
-dirty and the controller syncs it in its next pass.
+`rate_limited(key)` is AddRateLimited with client-go's DefaultControllerRateLimiter: the larger of a
+per-item exponential failure delay (5 ms doubling up to 1000 s, which `forget(key)` resets after a
+successful sync) and the delay of a token bucket the whole queue shares (10 a second, bursts of
+100), so that keys requeued again and again cannot spin the controller however often they are
+forgiven. `after(key, delay)` is AddAfter: a key already waiting keeps its earlier time. When the
+time comes the key is marked dirty and the controller syncs it in its next pass.
 
 Retries further out than a minute are idle timers: alone they do not keep a finished run going, so a
 permanently failing object does not make a run endless, while the first minute of retries (which is
@@ -17,6 +19,26 @@ from scheduler_core.controllers.base import Context
 BASE_DELAY_SECONDS = 0.005
 MAX_DELAY_SECONDS = 1000.0
 KEEP_ALIVE_SECONDS = 60.0
+BUCKET_PER_SECOND = 10.0  # client-go workqueue.DefaultControllerRateLimiter: rate.NewLimiter(10, 100)
+BUCKET_BURST = 100
+
+
+class TokenBucket:
+    """golang.org/x/time/rate's Limiter as Reserve().Delay() uses it: every reservation takes a token,
+    possibly one not yet there (the bucket goes negative), and waits until it will be."""
+
+    def __init__(self, per_second: float, burst: int) -> None:
+        self.per_second = per_second
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = 0.0
+
+    def reserve(self, now: float) -> float:
+        elapsed = max(0.0, now - self.stamp)
+        self.tokens = min(float(self.burst), self.tokens + elapsed * self.per_second)
+        self.stamp = now
+        self.tokens -= 1.0
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.per_second
 
 
 class Requeue:
@@ -26,11 +48,13 @@ class Requeue:
         self._label = label
         self._failures: dict[str, int] = {}
         self._due: dict[str, float] = {}
+        self._bucket = TokenBucket(BUCKET_PER_SECOND, BUCKET_BURST)
 
     def rate_limited(self, key: str) -> float:
         failures = self._failures.get(key, 0)
         self._failures[key] = failures + 1
-        delay = min(BASE_DELAY_SECONDS * 2.0 ** min(failures, 40), MAX_DELAY_SECONDS)
+        exponential = min(BASE_DELAY_SECONDS * 2.0 ** min(failures, 40), MAX_DELAY_SECONDS)
+        delay = max(exponential, self._bucket.reserve(self.ctx.now))
         self.after(key, delay)
         return delay
 
