@@ -1,16 +1,23 @@
 // Disruptions made visible on the run's board, drawn from the state run-player.js renders:
 // - a countdown on pods whose taint eviction is scheduled (the pod frame's evictAt, simulated
 //   seconds; a NoExecute taint tolerated for tolerationSeconds), relative to the player's time;
-// - a "preempted" badge on the victims of a preemption, from the Preempted event on while they
-//   terminate;
+// - a "preempted" or "evicted" badge on pods the scheduler preempted, the taint eviction controller
+//   or the kubelet (node pressure) evicted, from that event on while they terminate;
 // - one gauge per PodDisruptionBudget (its status, "workload" frames of kind PodDisruptionBudget),
 //   highlighted while disruptionsAllowed is 0: evictions are refused and a drain waits.
 
 const MAX_CELLS = 40; // beyond this a budget's gauge shows its numbers only
 
-let indexed = null; // the run whose Preempted events are indexed
+// The events that mark a pod as disrupted, and the badge each gives.
+const DISRUPTIONS = new Map([
+  ["Preempted", "preempted"],
+  ["TaintManagerEviction", "evicted: taint"],
+  ["Evicted", "evicted: node pressure"],
+]);
+
+let indexed = null; // the run whose disruption events are indexed
 let scanned = 0; // how many of its events
-let preempted = new Map(); // pod key -> [{index, message}] of its Preempted events, in order
+let preempted = new Map(); // pod key -> [{index, message, label}] of its disruption events, in order
 
 function indexPreemptions(run) {
   if (indexed !== run) {
@@ -20,10 +27,10 @@ function indexPreemptions(run) {
   }
   for (; scanned < run.events.length; scanned++) {
     const event = run.events[scanned].event;
-    if (event?.reason !== "Preempted" || !event.object.startsWith("Pod/")) continue;
+    if (!DISRUPTIONS.has(event?.reason) || !event.object.startsWith("Pod/")) continue;
     const key = event.object.slice("Pod/".length);
     if (!preempted.has(key)) preempted.set(key, []);
-    preempted.get(key).push({ index: scanned, message: event.message });
+    preempted.get(key).push({ index: scanned, message: event.message, label: DISRUPTIONS.get(event.reason) });
   }
 }
 
@@ -71,7 +78,7 @@ function markChip(chip, pod, position, time) {
   }
   const preemption = preemptionOf(pod, position);
   if (preemption) {
-    const mark = badge("preempted-badge", "preempted");
+    const mark = badge("preempted-badge", preemption.label);
     mark.title = preemption.message;
     chip.classList.add("preempted");
     chip.append(mark);

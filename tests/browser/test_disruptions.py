@@ -42,6 +42,9 @@ def test_a_tolerated_noexecute_taint_shows_a_countdown_that_follows_the_players_
     expect(page.locator("[data-player='status']")).to_contain_text("t=10.0s")
     expect(pod.locator(".evict-countdown")).to_have_text("evicted in 60s")
     expect(pod).to_have_class(re.compile("evicting"))
+    # The pod that tolerates nothing is marked for deletion at once, and says why while it terminates.
+    intolerant = node_card(page, "worker3").locator(".pod", has_text="intolerant")
+    expect(intolerant.locator(".preempted-badge")).to_have_text("evicted: taint")
     page.screenshot(path=screenshot_path, full_page=True)
     step_until(page, "t=20.0s")  # the next events: the Pending pod's, at 20 s
     expect(pod.locator(".evict-countdown")).to_have_text("evicted in 50s")
