@@ -518,6 +518,24 @@ document.addEventListener("change", (event) => {
   const input = panel().querySelector('.act input[name="value"]');
   input.placeholder = needs || "(no value)";
   input.disabled = !needs;
+  // An HPA's load is a slider: the pods' CPU use as a percentage of their requests.
+  const slider = event.target.value === "set-utilization";
+  const wasSlider = input.type === "range";
+  input.type = slider ? "range" : "text";
+  if (slider) Object.assign(input, { min: "0", max: "400", step: "5", value: input.value && !isNaN(input.value) ? input.value : "100" });
+  else if (wasSlider) input.value = "";
+  showSliderValue(input);
+});
+
+function showSliderValue(input) {
+  const shown = panel()?.querySelector('[data-act="value-shown"]');
+  if (!shown) return;
+  shown.hidden = input.type !== "range";
+  shown.textContent = `${input.value}% of requests`;
+}
+
+document.addEventListener("input", (event) => {
+  if (event.target.matches?.('#run-panel .act input[name="value"]')) showSliderValue(event.target);
 });
 
 // An explanation marks the board: nodes that fit glow, the others dim and say what blocks them.

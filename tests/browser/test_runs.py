@@ -153,3 +153,19 @@ def test_a_viewer_of_a_run_is_told_live_when_the_scenario_moves_on(page: Page, b
     expect(stale).to_be_visible(timeout=10_000)
     expect(stale).to_have_text("This run is of v1; the scenario is now v2.")
     expect(viewer.get_by_role("button", name="Re-run v2")).to_be_visible()
+
+
+def test_an_hpas_load_is_a_slider_and_moving_it_acts_at_the_current_time(page: Page, server_url: str):
+    open_gallery_copy(page, server_url, "HPA reacts on its 15-second loop")
+    page.get_by_test_id("run").click()
+    expect(page.locator("[data-player='status']")).to_contain_text("finished", timeout=15_000)
+    act = page.locator("form.act")
+    act.locator("select[name=op]").select_option("set-utilization")
+    load = act.locator("input[name=value]")
+    expect(load).to_have_attribute("type", "range")
+    load.fill("250")
+    expect(act.locator("[data-act='value-shown']")).to_have_text("250% of requests")
+    act.locator("select[name=target]").select_option("Deployment/default/web")
+    act.get_by_role("button", name="Do it").click()
+    expect(page.locator("#workload")).to_have_value(re.compile(r"op: set-utilization\n.*cpu: 250", re.S))
+    expect(page.locator("[data-player='status']")).to_contain_text("finished", timeout=15_000)
