@@ -18,12 +18,14 @@ OPS: dict[str, str | None] = {
     "node-up": None,
     "taint": "key=value:Effect",
     "untaint": "key:Effect",
+    "label": "key=value",
+    "unlabel": "key",
     "scale": "replicas",
     "set-image": "image (first container) or container=image",
     "set-utilization": "CPU % of requests",
     "delete": None,
 }
-NODE_OPS = {"cordon", "uncordon", "drain", "node-down", "node-up", "taint", "untaint"}
+NODE_OPS = {"cordon", "uncordon", "drain", "node-down", "node-up", "taint", "untaint", "label", "unlabel"}
 
 
 def _seconds(value: str) -> str:
@@ -55,6 +57,11 @@ def action_document(op: str, target: str, value: str, at: str) -> str:
         spec["key"] = key
         if effect:
             spec["effect"] = effect
+    elif op == "label":
+        key, _, label_value = value.partition("=")
+        spec["labels"] = {key.strip(): label_value.strip()}
+    elif op == "unlabel":
+        spec["keys"] = [value]
     elif op == "scale":
         if not value.isdigit():
             raise InvalidEdit("replicas must be a whole number")

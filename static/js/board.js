@@ -40,9 +40,65 @@ function chipPayload(chip) {
   return { kind: chip.dataset.kind, key: chip.dataset.key, value: chip.dataset.value ?? "", effect: chip.dataset.effect ?? "" };
 }
 
-function applyToNode(nodeId, payload) {
+function editNode(nodeId, payload) {
   if (payload.kind === "label") post(nodeId, "label", { key: payload.key, value: payload.value });
   if (payload.kind === "taint") post(nodeId, "taint", { key: payload.key, value: payload.value, effect: payload.effect });
+}
+
+// While a run is shown, a chip dropped on a node can mean two things: change the node itself (a new
+// version of the cluster, from the start) or act on it at the player's current time (a timeline
+// Action, and the run goes on from there). The card asks.
+function applyToNode(nodeId, payload) {
+  const card = document.querySelector(`#board .node-card[data-node-id="${CSS.escape(String(nodeId))}"]`);
+  const act = document.querySelector("#run-panel form.act");
+  if (!card || !act) return editNode(nodeId, payload);
+  askHow(card, act, payload);
+}
+
+function chipText(payload) {
+  if (payload.kind === "taint") return `${payload.key}${payload.value ? "=" + payload.value : ""}:${payload.effect}`;
+  return `${payload.key}${payload.value ? "=" + payload.value : ""}`;
+}
+
+function askHow(card, act, payload) {
+  card.querySelector(".drop-choice")?.remove();
+  const time = act.querySelector('[data-act="time"]')?.textContent ?? "now";
+  const choice = document.createElement("div");
+  choice.className = "drop-choice";
+  choice.setAttribute("role", "group");
+  choice.setAttribute("aria-label", `${payload.kind} ${chipText(payload)} on ${card.dataset.nodeName}`);
+  const button = (text, onClick) => {
+    const element = document.createElement("button");
+    element.type = "button";
+    element.className = "button small";
+    element.textContent = text;
+    element.addEventListener("click", () => { choice.remove(); onClick(); });
+    return element;
+  };
+  const title = document.createElement("p");
+  title.textContent = `${payload.kind === "taint" ? "Taint" : "Label"} ${chipText(payload)}:`;
+  const cancel = button("×", () => {});
+  cancel.classList.add("ghost");
+  cancel.setAttribute("aria-label", "Cancel");
+  choice.append(
+    title,
+    button(`Act at ${time}`, () => actOn(act, card.dataset.nodeName, payload)),
+    button("Change the node", () => editNode(card.dataset.nodeId, payload)),
+    cancel,
+  );
+  card.querySelector(".node-head")?.after(choice);
+  choice.querySelector("button")?.focus();
+  choice.addEventListener("keydown", (event) => { if (event.key === "Escape") choice.remove(); });
+}
+
+function actOn(act, nodeName, payload) {
+  act.querySelector('select[name="op"]').value = payload.kind;
+  act.querySelector('select[name="target"]').value = `Node/${nodeName}`;
+  const value = act.querySelector('input[name="value"]');
+  value.type = "text";
+  value.disabled = false;
+  value.value = chipText(payload);
+  act.requestSubmit();
 }
 
 function removeFromNode(nodeId, payload) {

@@ -169,3 +169,26 @@ def test_an_hpas_load_is_a_slider_and_moving_it_acts_at_the_current_time(page: P
     act.get_by_role("button", name="Do it").click()
     expect(page.locator("#workload")).to_have_value(re.compile(r"op: set-utilization\n.*cpu: 250", re.S))
     expect(page.locator("[data-player='status']")).to_contain_text("finished", timeout=15_000)
+
+
+def test_a_taint_dropped_on_a_node_during_a_run_can_act_at_the_current_time(
+    page: Page, server_url: str, screenshot_path
+):
+    open_gallery_copy(page, server_url, "GPU node reserved with a taint")
+    page.get_by_test_id("run").click()
+    status = page.locator("[data-player='status']")
+    expect(status).to_contain_text("finished", timeout=15_000)
+    page.locator("[data-player='speed']").select_option("instant")
+    expect(status).to_contain_text(re.compile(r"event (\d+)/\1 "))
+    first_run = page.locator("#run-panel").get_attribute("data-run-id")
+    taint = page.locator(".palette .chip.taint", has_text="maintenance=true:NoExecute")
+    taint.drag_to(node_card(page, "worker2"))
+    choice = node_card(page, "worker2").locator(".drop-choice")
+    expect(choice).to_contain_text("Taint maintenance=true:NoExecute:")
+    node_card(page, "worker2").screenshot(path=screenshot_path)
+    choice.get_by_role("button", name=re.compile(r"^Act at \d+\.\ds$")).click()
+    expect(page.locator("#run-panel")).not_to_have_attribute("data-run-id", first_run, timeout=10_000)
+    expect(page.locator("#workload")).to_have_value(re.compile(r"op: taint\n\s+target: Node/worker2"))
+    expect(node_card(page, "worker2").locator(".node-taints")).not_to_contain_text("maintenance")  # the node as defined
+    page.locator("[data-player='speed']").select_option("instant")
+    expect(page.locator("[data-player='log']")).to_contain_text("TaintManagerEviction", timeout=15_000)

@@ -168,3 +168,21 @@ def test_a_change_without_an_event_gets_a_frame_at_its_own_time():
     assert ready_at["event"] is None and "end" not in ready_at  # a frame of its own
     started = next(p for p in payloads if p["event"] and p["event"]["reason"] == "Started")
     assert ready_at["time"] == started["time"] + 5
+
+
+@pytest.mark.parametrize(
+    ("op", "value", "written"),
+    [("label", "disk=ssd", "labels:\n    disk: ssd"), ("unlabel", "disk", "keys:\n  - disk")],
+)
+def test_labels_can_be_acted_on_during_a_run(client, op, value, written):
+    client.post(reverse("new-scenario"))
+    from playground.models import Scenario
+
+    scenario = Scenario.objects.get()
+    client.post(reverse("start-run", args=[scenario.slug]), headers={"HX-Request": "true"})
+    data = {"version": scenario.version, "run": Run.objects.get().pk, "at": "3", "op": op,
+            "target": "Node/worker1", "value": value}  # fmt: skip
+    response = client.post(reverse("act", args=[scenario.slug]), data, headers={"HX-Request": "true"})
+    assert response.status_code == 201, response.content[:400]
+    scenario.refresh_from_db()
+    assert f"op: {op}" in scenario.workload_yaml and written in scenario.workload_yaml
