@@ -3,18 +3,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_board import node_card, open_gallery_copy
+from tests.browser.test_board import node_card
+from tests.browser.test_runs import run_to_the_end
 
 pytestmark = pytest.mark.browser
-
-
-def run_to_the_end(page: Page, server_url: str, title: str) -> None:
-    open_gallery_copy(page, server_url, title)
-    page.get_by_test_id("run").click()
-    status = page.locator("[data-player='status']")
-    expect(status).to_contain_text("finished", timeout=15_000)
-    page.locator("[data-player='speed']").select_option("instant")
-    expect(status).to_contain_text(re.compile(r"event (\d+)/\1 "))
 
 
 def seek_to_event(page: Page, text: str) -> None:

@@ -1,11 +1,22 @@
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.test_board import node_card, open_gallery_copy
 
 pytestmark = pytest.mark.browser
+
+
+def run_to_the_end(page: Page, server_url: str, title: str) -> Locator:
+    """Opens a copy of a gallery scenario, runs it, and shows its last event; the player's status."""
+    open_gallery_copy(page, server_url, title)
+    page.get_by_test_id("run").click()
+    status = page.locator("[data-player='status']")
+    expect(status).to_contain_text("finished", timeout=15_000)
+    page.locator("[data-player='speed']").select_option("instant")
+    expect(status).to_contain_text(re.compile(r"event (\d+)/\1 "))
+    return status
 
 
 def test_run_places_pods_as_the_engine_says_and_steps_back_and_forth(page: Page, server_url: str, screenshot_path):
@@ -72,12 +83,7 @@ def test_explain_panel_for_a_pending_pod_shows_the_reason(page: Page, server_url
 def test_acting_during_a_run_taints_a_node_and_the_run_continues_from_there(
     page: Page, server_url: str, screenshot_path
 ):
-    open_gallery_copy(page, server_url, "GPU node reserved with a taint")
-    page.get_by_test_id("run").click()
-    status = page.locator("[data-player='status']")
-    expect(status).to_contain_text("finished", timeout=15_000)
-    page.locator("[data-player='speed']").select_option("instant")
-    expect(status).to_contain_text(re.compile(r"event (\d+)/\1 "))
+    run_to_the_end(page, server_url, "GPU node reserved with a taint")
     act = page.locator("form.act")
     act.locator("select[name=op]").select_option("taint")
     act.locator("select[name=target]").select_option("Node/worker2")
@@ -174,12 +180,7 @@ def test_an_hpas_load_is_a_slider_and_moving_it_acts_at_the_current_time(page: P
 def test_a_taint_dropped_on_a_node_during_a_run_can_act_at_the_current_time(
     page: Page, server_url: str, screenshot_path
 ):
-    open_gallery_copy(page, server_url, "GPU node reserved with a taint")
-    page.get_by_test_id("run").click()
-    status = page.locator("[data-player='status']")
-    expect(status).to_contain_text("finished", timeout=15_000)
-    page.locator("[data-player='speed']").select_option("instant")
-    expect(status).to_contain_text(re.compile(r"event (\d+)/\1 "))
+    run_to_the_end(page, server_url, "GPU node reserved with a taint")
     first_run = page.locator("#run-panel").get_attribute("data-run-id")
     taint = page.locator(".palette .chip.taint", has_text="maintenance=true:NoExecute")
     taint.drag_to(node_card(page, "worker2"))
