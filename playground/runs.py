@@ -186,7 +186,7 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
     slug = run.scenario.slug
     stored = RunEvent.objects.filter(run=run).order_by("-seq").values_list("seq", "payload").first()
     stored_seq, stored_payload = stored if stored else (0, None)
-    heartbeat = Heartbeat(run.pk)
+    heartbeat = Heartbeat(run)
     Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING, error="", heartbeat_at=timezone.now())
     send_run_status(slug, run.pk, Run.Status.RUNNING)
     try:
@@ -197,6 +197,7 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
             else None
         )
         simulation = Simulation(manifests, config, seed=run.seed, options=SimulationOptions(max_events=MAX_RUN_EVENTS))
+        simulation.cluster.watch(lambda _change: heartbeat.beat())
         batch: list[RunEvent] = []
         flushed_at = time.monotonic()
         seq = 0
@@ -212,6 +213,7 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
             # Batches keep the database and the socket calm; the clock keeps a slow run live.
             if len(batch) >= BATCH_SIZE or time.monotonic() - flushed_at >= FLUSH_SECONDS:
                 _flush(run, slug, batch, publish)
+                heartbeat.now()
                 flushed_at = time.monotonic()
         _flush(run, slug, batch, publish)
     except (ManifestError, SimulationLimitError, ReplayDiverged) as error:
@@ -255,17 +257,29 @@ def _check_replay(payload: dict[str, Any], stored: Any) -> None:
 
 
 class Heartbeat:
-    """Tells other processes the run is alive, at most every RUN_HEARTBEAT_SECONDS, from the thread
-    executing it (a separate thread would need a connection of its own, and SQLite one writer)."""
+    """Tells other processes the run is alive, at most every heartbeat_seconds(), from the thread
+    executing it (a separate thread would need a connection of its own, and SQLite one writer).
+    It beats on every change the engine makes, so a long instant (thousands of pods scheduled at
+    t=0) is not taken for a dead process; if it was (a stall longer than RUN_STALE_SECONDS), the
+    run is marked running again and its viewers told."""
 
-    def __init__(self, run_id: int) -> None:
-        self.run_id = run_id
+    def __init__(self, run: Run) -> None:
+        self.run = run
         self.last = time.monotonic()
 
     def beat(self) -> None:
         if time.monotonic() - self.last >= heartbeat_seconds():
-            Run.objects.filter(pk=self.run_id).update(heartbeat_at=timezone.now())
-            self.last = time.monotonic()
+            self.now()
+
+    def now(self) -> None:
+        self.last = time.monotonic()
+        updated = Run.objects.filter(pk=self.run.pk, status=Run.Status.RUNNING).update(heartbeat_at=timezone.now())
+        if not updated:
+            revived = Run.objects.filter(pk=self.run.pk, status=Run.Status.INTERRUPTED).update(
+                status=Run.Status.RUNNING, error="", heartbeat_at=timezone.now()
+            )
+            if revived:
+                send_run_status(self.run.scenario.slug, self.run.pk, Run.Status.RUNNING)
 
 
 def heartbeat_seconds() -> float:
@@ -305,8 +319,10 @@ def _flush(
 ) -> None:
     if not batch:
         return
-    RunEvent.objects.bulk_create(batch)
-    Run.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now())
+    # Should two executors ever hold one run (one taken for dead, then resumed), both write the same
+    # events (the engine is deterministic): the second write of a seq is dropped, and viewers drop
+    # what they already hold.
+    RunEvent.objects.bulk_create(batch, ignore_conflicts=True)
     publish(slug, run.pk, [{"seq": item.seq, **item.payload} for item in batch])
     batch.clear()
 

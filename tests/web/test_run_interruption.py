@@ -137,3 +137,21 @@ async def test_a_viewer_asking_for_a_dead_run_hears_it_was_interrupted():
     assert status["type"] == "run.status" and status["status"] == "interrupted"
     assert "the process executing it stopped" in status["error"]
     await communicator.disconnect()
+
+
+def test_a_run_taken_for_dead_while_its_executor_lives_is_marked_running_again(monkeypatch):
+    scenario, _ = create_scenario("alive after all", workload_yaml=WORKLOAD)
+    run = Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0)
+    statuses: list[str] = []
+    told = lambda slug, run_id, status, error="": statuses.append(status)  # noqa: E731
+    monkeypatch.setattr("playground.runs.send_run_status", told)
+
+    def publish(slug, run_id, events):
+        if events[0]["seq"] == 1:  # a viewer saw no heartbeat for too long (a long stall) and said so
+            Run.objects.filter(pk=run_id).update(status=Run.Status.INTERRUPTED, error="interrupted after event 0")
+
+    execute(run, publish=publish)
+    run.refresh_from_db()
+    assert run.status == Run.Status.FINISHED and run.error == ""
+    assert statuses == [Run.Status.RUNNING, Run.Status.RUNNING, Run.Status.FINISHED]  # started, revived, done
+    assert RunEvent.objects.filter(run=run).count() > BATCH_SIZE
