@@ -1,0 +1,221 @@
+"""What every view module uses: who holds a scenario's edit rights, the node board's context, and
+the gate every edit goes through (the editor's secret, then the version the form was made at)."""
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from playground.broadcast import notify_scenario_changed
+from playground.models import Scenario
+from playground.preview import preview
+from playground.scenarios import (
+    DEFAULT_CAPACITY,
+    InvalidEdit,
+    StaleEdit,
+    snapshot,
+)
+
+SESSION_PREFIX = "edit:"
+COMMON_LABELS = [
+    ("topology.kubernetes.io/zone", "zone-a"),
+    ("topology.kubernetes.io/region", "region-1"),
+    ("kubernetes.io/hostname", ""),
+    ("node-role.kubernetes.io/control-plane", ""),
+    ("disktype", "ssd"),
+    ("nvidia.com/gpu.present", "true"),
+    ("node.kubernetes.io/instance-type", "m5.large"),
+]
+COMMON_TAINTS = [
+    ("node-role.kubernetes.io/control-plane", "", "NoSchedule"),
+    ("nvidia.com/gpu", "true", "NoSchedule"),
+    ("dedicated", "infra", "NoSchedule"),
+    ("spot", "true", "PreferNoSchedule"),
+    ("maintenance", "true", "NoExecute"),
+]
+
+
+def editor_secret(request: HttpRequest, scenario: Scenario) -> str:
+    secret = request.session.get(SESSION_PREFIX + scenario.slug, "")
+    return secret if isinstance(secret, str) and scenario.check_edit_secret(secret) else ""
+
+
+def remember_editor(request: HttpRequest, scenario: Scenario, secret: str) -> None:
+    request.session[SESSION_PREFIX + scenario.slug] = secret
+
+
+def board_context(request: HttpRequest, scenario: Scenario, message: str = "", error: str = "") -> dict[str, Any]:
+    nodes = list(scenario.nodes.all())
+    version = snapshot(scenario)  # content-addressed: the same content is the same version
+    placement = preview(version.permalink, version.cluster_document)
+    group_by = request.GET.get("group") or request.POST.get("group") or ""
+    then_by = request.GET.get("then") or request.POST.get("then") or ""
+    view = "table" if (request.GET.get("view") or request.POST.get("view")) == "table" else "cards"
+    query = (request.GET.get("q") or "").strip()[:100]
+    cards = [_card(node, placement) for node in nodes]
+    if query and view == "table":
+        cards = [card for card in cards if _matches(card["node"], query)]
+    return {
+        "scenario": scenario,
+        "version": version,
+        "can_edit": bool(editor_secret(request, scenario)),
+        "cards": cards,
+        "groups": _group(cards, group_by, then_by if group_by else ""),
+        "then_by": then_by,
+        "group_by": group_by,
+        "view": view,
+        "query": query,
+        "node_count": len(nodes),
+        "topology_keys": _groupable_keys(nodes),
+        "placement": placement,
+        "message": message,
+        "error": error,
+    }
+
+
+def _groupable_keys(nodes: list[Any]) -> list[str]:
+    """Every label key the nodes carry (zone, rack, node pool, the user's own), topology ones first;
+    the hostname is unique per node, so grouping by it says nothing."""
+    keys = {key for node in nodes for key in node.labels if key != "kubernetes.io/hostname"}
+    return sorted(keys, key=lambda key: ("topology" not in key, key))
+
+
+def _matches(node: Any, query: str) -> bool:
+    """The table view's search: node name, label keys and values, taints."""
+    needle = query.lower()
+    haystack = [node.name, *(f"{k}={v}" for k, v in node.labels.items())]
+    haystack += [f"{t.get('key')}={t.get('value', '')}:{t.get('effect')}" for t in node.taints]
+    return any(needle in text.lower() for text in haystack)
+
+
+def _card(node: Any, placement: Any) -> dict[str, Any]:
+    from scheduler_core.api import quantity
+
+    usage = placement.usage.get(node.name)
+    capacity = node.capacity
+
+    def amount(name: str) -> int:
+        try:
+            return (
+                quantity.milli_value(capacity.get(name, "0"))
+                if name == "cpu"
+                else quantity.value(capacity.get(name, "0"))
+            )
+        except Exception:  # the board only stores values the engine accepted; be safe anyway
+            return 0
+
+    bars = []
+    for name, used in (
+        ("cpu", usage.cpu if usage else 0),
+        ("memory", usage.memory if usage else 0),
+        ("pods", usage.pods if usage else 0),
+    ):
+        total = amount(name)
+        bars.append(
+            {
+                "name": name,
+                "used": used,
+                "total": total,
+                "percent": min(100, round(100 * used / total)) if total else (100 if used else 0),
+                "used_text": _format(name, used),
+                "total_text": capacity.get(name, "0"),
+            }
+        )
+    toggle = "uncordon" if node.unschedulable else "cordon"
+    return {"node": node, "bars": bars, "pods": usage.pod_views if usage else [], "toggle": toggle}
+
+
+def _format(resource: str, amount: int) -> str:
+    from scheduler_core.api.quantity import format_bytes, format_milli_cpu
+
+    if resource == "cpu":
+        return format_milli_cpu(amount)
+    if resource == "memory":
+        return format_bytes(amount)
+    return str(amount)
+
+
+def _group(cards: list[dict[str, Any]], key: str, then: str = "") -> list[tuple[str, list[dict[str, Any]]]]:
+    """Cards grouped by a topology label, and optionally within it by a second one (region > zone)."""
+    if not key:
+        return [("", cards)]
+    keys = [k for k in (key, then) if k]
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for card in cards:
+        groups.setdefault(tuple(card["node"].labels.get(k, "(none)") for k in keys), []).append(card)
+    ordered = sorted(groups.items(), key=lambda item: tuple((value == "(none)", value) for value in item[0]))
+    return [
+        (" › ".join(f"{k} = {v}" for k, v in zip(keys, values, strict=True)), members) for values, members in ordered
+    ]
+
+
+def board_response(
+    request: HttpRequest, scenario: Scenario, *, message: str = "", error: str = "", status: int = 200
+) -> HttpResponse:
+    context = board_context(request, scenario, message, error)
+    if request.htmx:
+        return render(request, "scenario.html#board", context, status=status)
+    return render(request, "scenario.html", context | page_context(request, scenario), status=status)
+
+
+def page_context(request: HttpRequest, scenario: Scenario) -> dict[str, Any]:
+    secret = editor_secret(request, scenario)
+    return {
+        "edit_url": request.build_absolute_uri(reverse("claim-edit", args=[scenario.slug, secret])) if secret else "",
+        "live_url": request.build_absolute_uri(reverse("scenario", args=[scenario.slug])),
+        "common_labels": COMMON_LABELS,
+        "common_taints": COMMON_TAINTS,
+        "default_capacity": DEFAULT_CAPACITY,
+        "validate_url": reverse("validate"),
+    }
+
+
+def int_param(value: str | None, default: int = 0) -> int:
+    try:
+        return int(value or default)
+    except ValueError:
+        return default
+
+
+EditView = Callable[[HttpRequest, Scenario, int], Scenario]
+
+
+def editing(view: EditView) -> Callable[..., HttpResponseBase]:
+    """POST-only edits by the scenario's editor, against the version the form was rendered at."""
+
+    @wraps(view)
+    @require_POST
+    def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponseBase:
+        scenario = get_object_or_404(Scenario, slug=slug)
+        if not editor_secret(request, scenario):
+            return board_response(
+                request,
+                scenario,
+                error="This is a view link: open the edit link, or fork the scenario to change it.",
+                status=403,
+            )
+        expected = int_param(request.POST.get("version"), -1)
+        try:
+            updated = view(request, scenario, expected, **kwargs)
+        except StaleEdit as stale:
+            scenario.refresh_from_db()
+            return board_response(
+                request,
+                scenario,
+                error=f"Someone changed this scenario meanwhile (now version {stale.current})."
+                " Your edit was not applied: here is the current state.",
+                status=409,
+            )
+        except InvalidEdit as problem:
+            scenario.refresh_from_db()
+            return board_response(request, scenario, error=str(problem), status=422)
+        notify_scenario_changed(updated.slug, updated.version)
+        if not request.htmx:
+            return redirect("scenario", slug=updated.slug)
+        return board_response(request, updated)
+
+    return wrapper

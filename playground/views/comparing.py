@@ -1,0 +1,69 @@
+"""Compare: two runs, or a run and the current version under another scheduler configuration."""
+
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.cache import never_cache
+
+from playground import compare, ratelimit
+from playground.models import Scenario
+from playground.scenarios import (
+    snapshot,
+)
+from playground.views.common import int_param
+
+
+@never_cache
+def compare_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Two runs side by side with the diff of their placements and balance. Side A: a stored run
+    (?a=) or the current version under its own configuration; side B: a stored run (?b=) or the
+    current version under a preset or pasted configuration (?config=, ?config_yaml=). Anyone with
+    the view link may compare: it changes nothing."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    version = snapshot(scenario)
+    run_a = _run_of(scenario, request.GET.get("a"))
+    run_b = _run_of(scenario, request.GET.get("b"))
+    preset = request.GET.get("config", "")
+    if preset not in compare.PRESETS:
+        preset = compare.DEFAULT_PRESET
+    config_yaml = request.GET.get("config_yaml", "")
+    # Side B runs with side A's seed, so that only the configuration or the version differs.
+    seed = run_a.seed if run_a else max(0, min(int_param(request.GET.get("seed"), 0), 2**31 - 1))
+    context: dict[str, Any] = {
+        "scenario": scenario,
+        "version": version,
+        "runs": scenario.runs.select_related("version").order_by("-pk")[:50],
+        "run_a": run_a,
+        "run_b": run_b,
+        "preset": preset,
+        "presets": compare.PRESETS,
+        "config_yaml": config_yaml or compare.BIN_PACKING_YAML,
+        "seed": seed,
+    }
+    status = 200
+    if run_b is not None or "config" in request.GET:  # the form was sent (or a link names both runs)
+        if getattr(settings, "RATE_LIMITS_ENABLED", True):
+            wait = ratelimit.take("run", ratelimit.client_key(request))
+            if wait:
+                return ratelimit.too_many_requests(request, "run", wait)
+        current = f"v{scenario.version} (current)"  # the board's number, even when the content is an older one's
+        side_a = compare.run_side(run_a) if run_a else compare.version_side(version, "scenario", "", seed, current)
+        side_b = compare.run_side(run_b) if run_b else compare.version_side(version, preset, config_yaml, seed, current)
+        a, b = compare.simulate_side(side_a), compare.simulate_side(side_b)
+        comparison = compare.compare_sides(a, b)
+        context |= compare.result_context(a, b, comparison)
+        if comparison is None:
+            status = 422
+    if request.htmx:
+        return render(request, "compare.html#compare-result", context, status=status)
+    return render(request, "compare.html", context, status=status)
+
+
+def _run_of(scenario: Scenario, run_id: str | None) -> Any:
+    """The scenario's run with this id, None when none is asked for; a run of another scenario is
+    not found (404), as if it did not exist."""
+    if not run_id:
+        return None
+    return get_object_or_404(scenario.runs.select_related("version"), pk=int_param(run_id, -1))

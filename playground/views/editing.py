@@ -1,0 +1,78 @@
+"""Board and workload edits: each is one `editing` view, a form post against a version."""
+
+from django.http import HttpRequest
+
+from playground import board, importing
+from playground.models import Scenario
+from playground.scenarios import (
+    DEFAULT_CAPACITY,
+    InvalidEdit,
+)
+from playground.views.common import editing, int_param
+
+
+@editing
+def add_node(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
+    return board.add_node(scenario, version, request.POST.get("name", ""))
+
+
+@editing
+def add_nodes_from_template(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
+    zones = [zone.strip() for zone in request.POST.get("zones", "").split(",") if zone.strip()]
+    capacity = {name: request.POST.get(name, DEFAULT_CAPACITY[name]) for name in ("cpu", "memory", "pods")}
+    return board.add_nodes_from_template(
+        scenario,
+        version,
+        zones,
+        int_param(request.POST.get("per_zone"), 1),
+        capacity,
+        request.POST.get("prefix", "node") or "node",
+    )
+
+
+@editing
+def node_action(request: HttpRequest, scenario: Scenario, version: int, node_id: int, action: str) -> Scenario:
+    post = request.POST
+    if action == "clone":
+        return board.clone_node(scenario, version, node_id)
+    if action == "delete":
+        return board.delete_node(scenario, version, node_id)
+    if action == "rename":
+        return board.rename_node(scenario, version, node_id, post.get("name", ""))
+    if action == "capacity":
+        capacity = {name: post.get(name, "") for name in ("cpu", "memory", "pods") if name in post}
+        if post.get("extended_name"):
+            capacity[post["extended_name"].strip()] = post.get("extended_value", "")
+        return board.set_capacity(scenario, version, node_id, capacity)
+    if action in ("cordon", "uncordon"):
+        return board.set_unschedulable(scenario, version, node_id, action == "cordon")
+    if action == "label":
+        return board.set_label(
+            scenario, version, node_id, post.get("key", ""), post.get("value", ""), post.get("old_key", "")
+        )
+    if action == "unlabel":
+        return board.remove_label(scenario, version, node_id, post.get("key", ""))
+    if action == "taint":
+        old = {"key": post.get("old_key", ""), "effect": post.get("old_effect", "")} if post.get("old_key") else None
+        taint = {"key": post.get("key", ""), "value": post.get("value", ""), "effect": post.get("effect", "")}
+        return board.set_taint(scenario, version, node_id, taint, old)
+    if action == "untaint":
+        return board.remove_taint(scenario, version, node_id, post.get("key", ""), post.get("effect", ""))
+    raise InvalidEdit(f"unknown action {action[:40]!r}")
+
+
+@editing
+def import_cluster(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
+    imported = importing.import_cluster(request.POST.get("nodes_yaml", ""), request.POST.get("pods_yaml", ""))
+    workload = imported.workload_yaml if request.POST.get("pods_yaml", "").strip() else None
+    return board.replace_cluster(scenario, version, imported.nodes, workload)
+
+
+@editing
+def save_workload(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
+    return board.set_workload(scenario, version, request.POST.get("workload", ""))
+
+
+@editing
+def save_details(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
+    return board.set_details(scenario, version, request.POST.get("title", ""), request.POST.get("description", ""))

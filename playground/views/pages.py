@@ -1,0 +1,120 @@
+"""Pages: the gallery, a scenario (with the run it was showing), versions, forks, exports, and the
+editor's validation as you type."""
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.csp import csp_override
+from django.views.decorators.http import require_POST
+
+from playground import runs
+from playground.models import Scenario, ScenarioVersion
+from playground.ratelimit import rate_limited
+from playground.scenarios import (
+    create_scenario,
+    export_document,
+    fork,
+    snapshot,
+    validate_workload,
+)
+from playground.views.common import board_context, int_param, page_context, remember_editor
+from playground.views.running import run_context
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    gallery = Scenario.objects.exclude(gallery_key="").order_by("gallery_order")
+    return render(request, "index.html", {"scenarios": gallery})
+
+
+@require_POST
+@rate_limited("create")
+def new_scenario(request: HttpRequest) -> HttpResponse:
+    scenario, secret = create_scenario("Untitled scenario", description="A blank cluster of three workers.")
+    remember_editor(request, scenario, secret)
+    return redirect("scenario", slug=scenario.slug)
+
+
+@require_POST
+@rate_limited("create")
+def use_gallery(request: HttpRequest, key: str) -> HttpResponse:
+    original = get_object_or_404(Scenario, gallery_key=key)
+    scenario, secret = fork(snapshot(original), title=original.title)
+    remember_editor(request, scenario, secret)
+    return redirect("scenario", slug=scenario.slug)
+
+
+@never_cache
+def scenario_page(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    context = board_context(request, scenario) | page_context(request, scenario)
+    run_id = int_param(request.GET.get("run"), 0)
+    if run_id:  # a reload mid-run comes back to the same run (the player restores the position)
+        run = scenario.runs.select_related("scenario").filter(pk=run_id).first()
+        context["run"] = runs.check_interrupted(run) if run else None
+        context |= run_context(scenario)
+    return render(request, "scenario.html", context)
+
+
+@never_cache
+def board_partial(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    return render(request, "scenario.html#board", board_context(request, scenario))
+
+
+def claim_edit(request: HttpRequest, slug: str, secret: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    if not scenario.check_edit_secret(secret):
+        raise Http404("no such edit link")
+    remember_editor(request, scenario, secret)
+    return redirect("scenario", slug=slug)
+
+
+def version_page(request: HttpRequest, permalink: str) -> HttpResponse:
+    version = get_object_or_404(ScenarioVersion, permalink=permalink)
+    return render(request, "version.html", {"version": version, "embed": False})
+
+
+# The embed view is made to be framed by any site: the one page without frame-ancestors 'none'.
+EMBED_CSP = {**settings.SECURE_CSP, "frame-ancestors": ["*"]}
+
+
+@xframe_options_exempt
+@csp_override(EMBED_CSP)
+def embed(request: HttpRequest, permalink: str) -> HttpResponse:
+    version = get_object_or_404(ScenarioVersion, permalink=permalink)
+    return render(request, "version.html", {"version": version, "embed": True})
+
+
+@require_POST
+@rate_limited("create")
+def fork_version(request: HttpRequest, permalink: str) -> HttpResponse:
+    version = get_object_or_404(ScenarioVersion, permalink=permalink)
+    scenario, secret = fork(version)
+    remember_editor(request, scenario, secret)
+    return redirect("scenario", slug=scenario.slug)
+
+
+@require_POST
+@rate_limited("create")
+def fork_scenario(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    forked, secret = fork(snapshot(scenario))
+    remember_editor(request, forked, secret)
+    return redirect("scenario", slug=forked.slug)
+
+
+def export_yaml(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    response = HttpResponse(export_document(scenario), content_type="application/yaml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{scenario.slug}.yaml"'
+    return response
+
+
+@require_POST
+@rate_limited("validate")
+def validate(request: HttpRequest) -> JsonResponse:
+    text = request.POST.get("yaml", "")
+    problems = validate_workload(text)
+    return JsonResponse({"ok": not problems, "problems": [p.as_dict() for p in problems]})

@@ -1,0 +1,139 @@
+"""Runs: start, act at a moment, resume an interrupted one; and what a run shows at an event (a
+pod's explanation, the traffic), each by replaying the run up to it."""
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from playground import acting, board, runs
+from playground.broadcast import notify_scenario_changed
+from playground.models import Scenario
+from playground.ratelimit import rate_limited
+from playground.scenarios import (
+    InvalidEdit,
+    StaleEdit,
+    snapshot,
+)
+from playground.views.common import editor_secret, int_param
+from playground.why_not import why_not
+from scheduler_core.errors import ManifestError
+
+
+@require_POST
+@rate_limited("run")
+def start_run(request: HttpRequest, slug: str) -> HttpResponse:
+    """Anyone with the link may run a scenario (running changes nothing); viewers all see the run."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    seed = int_param(request.POST.get("seed"), 0)
+    run = runs.start_run(scenario, seed=max(0, min(seed, 2**31 - 1)), background=settings.RUNS_IN_BACKGROUND)
+    context = {"scenario": scenario, "run": run, "can_edit": bool(editor_secret(request, scenario))}
+    return render(request, "scenario.html#run-panel", context | run_context(scenario), status=201)
+
+
+@require_POST
+@rate_limited("run")
+def act(request: HttpRequest, slug: str) -> HttpResponse:
+    """An operation at the run's current time: appended to the timeline as an Action, then re-run."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    previous = scenario.runs.filter(pk=int_param(request.POST.get("run"), 0)).first()
+    context: dict[str, Any] = {
+        "scenario": scenario,
+        "run": previous,
+        "can_edit": bool(editor_secret(request, scenario)),
+    }
+    if not context["can_edit"]:
+        context["act_error"] = "Acting changes the scenario: open the edit link, or fork it first."
+        return render(request, "scenario.html#run-panel", context | run_context(scenario), status=403)
+    at = request.POST.get("at", "0")
+    try:
+        document = acting.action_document(
+            request.POST.get("op", ""), request.POST.get("target", ""), request.POST.get("value", ""), at
+        )
+        workload = acting.append_action(scenario.workload_yaml, document)
+        updated = board.set_workload(scenario, int_param(request.POST.get("version"), -1), workload)
+    except StaleEdit:
+        context["act_error"] = "Someone changed this scenario meanwhile: reload to act on the current version."
+        return render(request, "scenario.html#run-panel", context | run_context(scenario), status=409)
+    except InvalidEdit as problem:
+        context["act_error"] = str(problem)
+        return render(request, "scenario.html#run-panel", context | run_context(scenario), status=422)
+    notify_scenario_changed(updated.slug, updated.version)
+    seed = previous.seed if previous else 0
+    run = runs.start_run(updated, seed=seed, background=settings.RUNS_IN_BACKGROUND)
+    context = {"scenario": updated, "run": run, "start_at": at, "can_edit": True} | run_context(updated)
+    return render(request, "scenario.html#run-panel", context, status=201)
+
+
+@require_POST
+@rate_limited("run")
+def resume_run(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """Continues an interrupted run (anyone who may run the scenario may); its viewers see it go on."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    run = runs.check_interrupted(get_object_or_404(scenario.runs.select_related("scenario", "version"), pk=run_id))
+    if not runs.resume_run(run, background=settings.RUNS_IN_BACKGROUND):
+        return HttpResponse(f"run {run.pk} is {run.status}, not interrupted", status=409, content_type="text/plain")
+    if not request.htmx:  # a plain form post comes back to the run
+        return redirect(reverse("scenario", args=[scenario.slug]) + f"?run={run.pk}")
+    return HttpResponse(status=202)
+
+
+def run_context(scenario: Scenario) -> dict[str, Any]:
+    from playground.traffic import traffic_kinds
+
+    document = snapshot(scenario).cluster_document
+    return {
+        "act_ops": list(acting.OPS.items()),
+        "act_targets": acting.targets(document),
+        "traffic_kinds": traffic_kinds(document),  # the run panel's Traffic section, if any
+    }
+
+
+@rate_limited("inspect")
+def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """The engine's explanation of one pod at one event of a run, as a panel."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    run = get_object_or_404(scenario.runs.select_related("version"), pk=run_id)
+    pod_key = request.GET.get("pod", "")[:300]
+    seq = max(1, int_param(request.GET.get("seq"), 1))
+    try:
+        explanation = runs.explain_at(run, pod_key, seq)
+    except ManifestError as error:
+        return render(request, "explain.html", {"error": error.message, "pod_key": pod_key}, status=404)
+    plugins = [name for name in explanation.weights if any(name in node.scores for node in explanation.nodes)]
+    asked_node = request.GET.get("node", "")[:253]
+    context = {
+        "explanation": explanation,
+        "plugins": plugins,
+        "pod_key": pod_key,
+        "seq": seq,
+        "why": why_not(explanation, asked_node) if asked_node else None,  # "why not this node?"
+        "why_url": f"{request.path}?{urlencode({'pod': pod_key, 'seq': seq})}",
+    }
+    return render(request, "explain.html", context)
+
+
+@rate_limited("inspect")
+def run_traffic(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """How requests to the Services and Ingresses split at one event of a run, as a panel:
+    ?seq=N (the player's position), optional requests, and host, path, header for an own request."""
+    from playground import traffic
+    from scheduler_core.cluster import SimulationLimitError
+
+    scenario = get_object_or_404(Scenario, slug=slug)
+    run = get_object_or_404(scenario.runs.select_related("version"), pk=run_id)
+    try:
+        query = traffic.parse_query(request.GET)
+    except traffic.TrafficQueryError as error:
+        return render(request, "traffic.html", {"error": str(error)}, status=400)
+    try:
+        view = traffic.traffic_at(run, query)
+    except ManifestError as error:
+        return render(request, "traffic.html", {"error": error.message}, status=422)
+    except SimulationLimitError as error:
+        return render(request, "traffic.html", {"error": str(error)}, status=422)
+    return render(request, "traffic.html", {"traffic": view})
