@@ -126,6 +126,9 @@ def test_dragging_a_pending_pod_onto_a_node_asks_why_not_there(page: Page, serve
     expect(page.locator("[data-player='status']")).to_contain_text("finished", timeout=15_000)
     page.locator("[data-player='speed']").select_option("instant")
     pending = page.locator("[data-player='pending'] .pod", has_text="big")
+    # The charts above the queue are drawn on the next animation frames: measure once they are.
+    expect(page.locator("[data-chart='pods'] svg")).to_be_visible()
+    page.wait_for_timeout(300)
     # A person drags within the window: scroll so that the queue and the node are both on screen.
     top = pending.evaluate("chip => chip.getBoundingClientRect().top + scrollY - 80")
     page.evaluate("top => window.scrollTo(0, top)", top)
