@@ -3,6 +3,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.player import play_to_the_end
 from tests.browser.test_board import open_gallery_copy
 
 pytestmark = pytest.mark.browser
@@ -31,11 +32,6 @@ BAD_CONFIG = (
 )
 
 
-def run_to_the_end(page: Page) -> None:
-    page.get_by_test_id("run").click()
-    expect(page.locator("[data-player='status']")).to_contain_text("finished", timeout=20_000)
-
-
 def test_a_run_against_bin_packing_side_by_side_then_a_configuration_with_an_error(
     page: Page, server_url: str, screenshot_path
 ):
@@ -43,7 +39,7 @@ def test_a_run_against_bin_packing_side_by_side_then_a_configuration_with_an_err
     page.locator("#workload-form .cm-content").fill(WORKLOAD)
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#board .version")).to_have_text("v2")
-    run_to_the_end(page)
+    play_to_the_end(page)
     run_id = page.locator("#run-panel").get_attribute("data-run-id")
 
     page.get_by_role("link", name="Compare…").click()
@@ -89,7 +85,7 @@ def test_after_acting_the_new_run_compares_with_the_previous_one_and_the_old_run
     page: Page, server_url: str, screenshot_path
 ):
     scenario_url = open_gallery_copy(page, server_url, GPU)
-    run_to_the_end(page)
+    play_to_the_end(page)
     first_run = page.locator("#run-panel").get_attribute("data-run-id")
     expect(page.get_by_test_id("stale-run")).to_be_hidden()
     page.locator("[data-player='speed']").select_option("instant")

@@ -7,6 +7,7 @@ import pytest
 import yaml
 from playwright.sync_api import Page, expect
 
+from tests.browser.player import play_to_the_end
 from tests.browser.test_board import open_gallery_copy
 
 pytestmark = pytest.mark.browser
@@ -18,11 +19,7 @@ TITLES = [yaml.safe_load(path.read_text().split("\n---\n", 1)[0])["title"] for p
 @pytest.mark.parametrize("title", TITLES)
 def test_a_gallery_scenario_runs_and_explains_its_pods(page: Page, server_url: str, title: str):
     open_gallery_copy(page, server_url, title)
-    page.get_by_test_id("run").click()
-    status = page.locator("[data-player='status']")
-    expect(status).to_contain_text("finished", timeout=60_000)
-    page.locator("[data-player='speed']").select_option("instant")
-    expect(status).to_contain_text(re.compile(r"event (\d+)/\1 · finished"))
+    play_to_the_end(page, timeout=60_000)
     expect(page.locator("[data-player='log'] tr").first).to_be_visible()
     pods = page.locator("#board .pod[data-pod-key], [data-player='pending'] .pod[data-pod-key]")
     if pods.count():

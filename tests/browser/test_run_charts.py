@@ -6,22 +6,13 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.player import play_to_the_end
 from tests.browser.test_board import node_card, open_gallery_copy
 
 pytestmark = pytest.mark.browser
 
 ROLLING_UPDATE = "Rolling update with maxSurge and maxUnavailable"
 TOPOLOGY_SPREAD = "topologySpreadConstraints: even across zones and nodes"
-
-
-def run_to_the_end(page: Page) -> int:
-    """Runs the scenario, pauses, and returns its number of events."""
-    page.get_by_test_id("run").click()
-    status = page.locator("[data-player='status']")
-    expect(status).to_contain_text("finished", timeout=20_000)
-    page.locator("[data-player='speed']").select_option("instant")
-    expect(status).to_contain_text(re.compile(r"event (\d+)/\1 "))
-    return int(re.search(r"event \d+/(\d+)", status.inner_text()).group(1))
 
 
 def seek(page: Page, position: int) -> None:
@@ -41,7 +32,7 @@ def test_node_bars_show_what_is_requested_at_the_players_event(page: Page, serve
     open_gallery_copy(page, server_url, ROLLING_UPDATE)
     # Before any run: the server's t=0 preview, two 100m replicas on worker1 and one on worker2.
     expect(bar_text(page, "worker1", "cpu")).to_have_text("200m / 4")
-    total = run_to_the_end(page)
+    total = play_to_the_end(page)
     assert total == 46  # 41 events, 4 frames of changes without an event (pods turning Ready), the end
     # At the end only the new ReplicaSet's three 100m pods are left: one on worker1, two on worker2.
     expect(bar_text(page, "worker1", "cpu")).to_have_text("100m / 4")
@@ -65,7 +56,7 @@ def test_node_bars_show_what_is_requested_at_the_players_event(page: Page, serve
 
 def test_charts_follow_the_player_and_a_click_seeks(page: Page, server_url: str, screenshot_path):
     open_gallery_copy(page, server_url, ROLLING_UPDATE)
-    total = run_to_the_end(page)
+    total = play_to_the_end(page)
     charts = page.locator("[data-run-charts]")
     expect(charts).to_have_attribute("open", "")
     pods = charts.locator("[data-chart='pods']")
@@ -115,7 +106,7 @@ def test_charts_follow_the_player_and_a_click_seeks(page: Page, server_url: str,
 
 def test_pods_per_zone_with_a_toggle_to_nodes(page: Page, server_url: str, screenshot_path):
     open_gallery_copy(page, server_url, TOPOLOGY_SPREAD)
-    run_to_the_end(page)
+    play_to_the_end(page)
     pods = page.locator("[data-chart='pods']")
     expect(pods.locator("h4")).to_have_text("Pods per zone")
     expect(pods.locator("path.chart-area")).to_have_count(2)
@@ -133,7 +124,7 @@ def test_pods_per_zone_with_a_toggle_to_nodes(page: Page, server_url: str, scree
 
 def test_the_progress_bar_shows_received_and_played_events(page: Page, server_url: str):
     open_gallery_copy(page, server_url, ROLLING_UPDATE)
-    total = run_to_the_end(page)
+    total = play_to_the_end(page)
     progress = page.locator("[data-run-progress]")
     expect(progress).to_have_attribute("aria-valuenow", "100")
     expect(progress).not_to_have_class(re.compile("running"))
@@ -151,7 +142,7 @@ def test_the_progress_bar_shows_received_and_played_events(page: Page, server_ur
 
 def test_a_run_without_deployments_says_so_and_counts_its_nodes(page: Page, server_url: str):
     open_gallery_copy(page, server_url, "Why is my pod Pending?")
-    run_to_the_end(page)
+    play_to_the_end(page)
     replicas = page.locator("[data-chart='replicas']")
     expect(replicas.locator(".chart-note")).to_have_text("No Deployment in this run.")
     expect(replicas.locator("svg")).to_be_hidden()

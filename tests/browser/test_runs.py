@@ -3,6 +3,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.player import play_to_the_end
 from tests.browser.test_board import node_card, open_gallery_copy
 
 pytestmark = pytest.mark.browser
@@ -11,12 +12,8 @@ pytestmark = pytest.mark.browser
 def run_to_the_end(page: Page, server_url: str, title: str) -> Locator:
     """Opens a copy of a gallery scenario, runs it, and shows its last event; the player's status."""
     open_gallery_copy(page, server_url, title)
-    page.get_by_test_id("run").click()
-    status = page.locator("[data-player='status']")
-    expect(status).to_contain_text("finished", timeout=15_000)
-    page.locator("[data-player='speed']").select_option("instant")
-    expect(status).to_contain_text(re.compile(r"event (\d+)/\1 "))
-    return status
+    play_to_the_end(page, timeout=15_000)
+    return page.locator("[data-player='status']")
 
 
 def test_run_places_pods_as_the_engine_says_and_steps_back_and_forth(page: Page, server_url: str, screenshot_path):

@@ -3,20 +3,13 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.player import play_to_the_end
 from tests.browser.test_board import open_gallery_copy
 
 pytestmark = pytest.mark.browser
 
 CANARY = "Canary release: a stable and a canary Deployment behind one Ingress"
 NODE_DOWN = "A node goes down behind a LoadBalancer and a NodePort"
-
-
-def run_to_the_end(page: Page) -> None:
-    page.get_by_test_id("run").click()
-    status = page.locator("[data-player='status']")
-    expect(status).to_contain_text("finished", timeout=20_000)
-    page.locator("[data-player='speed']").select_option("instant")
-    expect(status).to_contain_text(re.compile(r"event (\d+)/\1 "))
 
 
 def seek_to_event(page: Page, *texts: str) -> None:
@@ -47,7 +40,7 @@ def count_of(bar, share: str) -> int:
 
 def test_a_canary_by_weight_gets_about_a_tenth_of_the_requests(page: Page, server_url: str, screenshot_path):
     open_gallery_copy(page, server_url, CANARY)
-    run_to_the_end(page)
+    play_to_the_end(page)
     expect(page.locator(".traffic h3")).to_have_text("Traffic")
     main = flow(page, "Ingress/app.example.com/")
     expect(main.locator(".flow-canary")).to_contain_text("weight 50 of 100")  # widened at 60 s
@@ -92,7 +85,7 @@ def test_a_node_going_down_shows_failures_then_recovery_as_the_player_moves(
     page.on("request", started)
     page.on("requestfinished", ended)
     page.on("requestfailed", ended)
-    run_to_the_end(page)
+    play_to_the_end(page)
     failing = page.locator("#traffic .flow.has-failures")
     expect(page.locator("#traffic .flow")).to_have_count(2)
     expect(failing).to_have_count(0)  # worker1 came back at 120 s
