@@ -332,11 +332,6 @@ def _fail(run: Run, slug: str, message: str) -> None:
     send_run_status(slug, run.pk, Run.Status.FAILED, message)
 
 
-def events_after(run: Run, seq: int, limit: int = 5000) -> list[dict[str, Any]]:
-    rows = RunEvent.objects.filter(run=run, seq__gt=seq).order_by("seq")[:limit]
-    return [{"seq": row.seq, **row.payload} for row in rows]
-
-
 def explain_at(run: Run, pod_key: str, seq: int) -> Any:
     """Why the pod is where it is (or Pending) at event `seq` of the run: the run is replayed with
     the same seed up to that event, then the engine explains the pod against that cluster."""
