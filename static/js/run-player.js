@@ -114,11 +114,19 @@ function schedule() {
   timer = null;
   if (!playing || !run) return;
   if (position >= run.events.length) {
-    if (run.status !== "running" && run.status !== "queued") setPlaying(false);
+    if (holdsWholeRun()) setPlaying(false);
     return; // more events may come: receive() schedules again
   }
   due = performance.now() + gapBefore(position, playbackSpeed());
   timer = requestAnimationFrame(advance);
+}
+
+// Playing stops at the end of the run, not at the end of what has arrived: a finished run's status
+// can come before its last events (a live batch missed while the panel was swapped, then fetched
+// again), and the player must go on once they are here.
+function holdsWholeRun() {
+  const ended = run.events.at(-1)?.end !== undefined;
+  return ended || run.status === "failed" || run.status === "interrupted";
 }
 
 function playbackSpeed() {
@@ -145,7 +153,7 @@ function advance(now) {
     rememberSoon();
   }
   if (position < run.events.length) timer = requestAnimationFrame(advance);
-  else if (run.status !== "running" && run.status !== "queued") setPlaying(false);
+  else if (holdsWholeRun()) setPlaying(false);
 }
 
 function setPlaying(value) {
