@@ -41,6 +41,9 @@ class Scenario(models.Model):
     forked_from = models.ForeignKey(
         "ScenarioVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks"
     )
+    # The editor's own labels and taints to drag onto nodes, beside the common ones: part of the
+    # scenario (every editor and tab sees them), not of its versions (they change no cluster).
+    palette = models.JSONField(default=list, blank=True)  # [{"kind", "key", "value", "effect"}]
     gallery_key = models.CharField(max_length=64, blank=True, db_index=True)  # set for built-in examples
     gallery_order = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -209,15 +209,16 @@ def create_scenario(
     return scenario, secret
 
 
-def fork(version: ScenarioVersion, title: str = "") -> tuple[Scenario, str]:
-    """A new scenario of one's own from any version; it remembers where it came from."""
+def fork(version: ScenarioVersion, title: str = "", workload_yaml: str | None = None) -> tuple[Scenario, str]:
+    """A new scenario of one's own from any version; it remembers where it came from. With
+    `workload_yaml` (already validated), the fork holds that text instead of the version's."""
     if not title:
         title = version.title if version.title.startswith("Fork of ") else f"Fork of {version.title}"
     return create_scenario(
         title[:120],
         description=version.description,
         nodes=[dict(node) for node in version.nodes],
-        workload_yaml=version.workload_yaml,
+        workload_yaml=version.workload_yaml if workload_yaml is None else workload_yaml,
         scheduler_config_yaml=version.scheduler_config_yaml,
         forked_from=version,
     )

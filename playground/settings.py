@@ -100,7 +100,11 @@ RUN_STALE_SECONDS = envint("RUN_STALE_SECONDS", 30)
 # Token buckets per client address on scenario creation, runs and validation (playground/ratelimit.py).
 RATE_LIMITS_ENABLED = envbool("RATE_LIMITS", True)
 
-SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+# Server-side sessions: a browser may hold edit rights to any number of scenarios (a signed cookie
+# dropped them all past 4 KB). playground.sessions also adopts the old signed cookies once.
+SESSION_ENGINE = "playground.sessions"
+SESSION_COOKIE_AGE = 365 * 24 * 3600  # a year after the last scenario a browser created or claimed
+SESSION_SAVE_EVERY_REQUEST = False
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -21,6 +21,8 @@ from playground.scenarios import (
 )
 
 SESSION_PREFIX = "edit:"
+CREATED_PREFIX = "created:"
+MAX_EDIT_RIGHTS = 1000  # per browser session; beyond it the oldest go (the edit link brings them back)
 COMMON_LABELS = [
     ("topology.kubernetes.io/zone", "zone-a"),
     ("topology.kubernetes.io/region", "region-1"),
@@ -45,7 +47,32 @@ def editor_secret(request: HttpRequest, scenario: Scenario) -> str:
 
 
 def remember_editor(request: HttpRequest, scenario: Scenario, secret: str) -> None:
-    request.session[SESSION_PREFIX + scenario.slug] = secret
+    """Edit rights in this browser's (server-side) session, the most recent last. The session keeps
+    the MAX_EDIT_RIGHTS most recent; the edit link grants them again anywhere."""
+    key = SESSION_PREFIX + scenario.slug
+    request.session.pop(key, None)
+    request.session[key] = secret
+    held = [name for name in request.session.keys() if name.startswith(SESSION_PREFIX)]  # noqa: SIM118 (no __iter__)
+    for name in held[: max(0, len(held) - MAX_EDIT_RIGHTS)]:
+        del request.session[name]
+
+
+def remember_creator(request: HttpRequest, scenario: Scenario, secret: str) -> None:
+    """Edit rights for whoever made the scenario, and a one-time reminder to keep its edit link."""
+    remember_editor(request, scenario, secret)
+    request.session[CREATED_PREFIX + scenario.slug] = True
+
+
+def just_created(request: HttpRequest, scenario: Scenario) -> bool:
+    """True once, on the creator's first view of a new scenario."""
+    return bool(request.session.pop(CREATED_PREFIX + scenario.slug, False))
+
+
+def editable_slugs(request: HttpRequest) -> list[str]:
+    """The scenarios this browser holds edit rights to, most recently claimed first."""
+    keys = request.session.keys()  # a session has no __iter__
+    held = [name[len(SESSION_PREFIX) :] for name in keys if name.startswith(SESSION_PREFIX)]
+    return held[::-1]
 
 
 def board_context(request: HttpRequest, scenario: Scenario, message: str = "", error: str = "") -> dict[str, Any]:
@@ -74,6 +101,7 @@ def board_context(request: HttpRequest, scenario: Scenario, message: str = "", e
         "placement": placement,
         "message": message,
         "error": error,
+        "retitled": request.method == "POST" and "title" in request.POST and not error,
     }
 
 
@@ -159,16 +187,30 @@ def board_response(
     context = board_context(request, scenario, message, error)
     if request.htmx:
         return render(request, "scenario.html#board", context, status=status)
-    return render(request, "scenario.html", context | page_context(request, scenario), status=status)
+    context |= page_context(request, scenario)
+    if status >= 400 and request.POST.get("workload"):
+        # A plain form post (no JavaScript) whose text was refused: the page shows the saved text in
+        # the editor, and the person's own text beside it, so nothing typed is lost.
+        context["unsaved_workload"] = request.POST["workload"]
+    return render(request, "scenario.html", context, status=status)
+
+
+def palette_context(scenario: Scenario) -> dict[str, Any]:
+    """The palette: the common labels and taints, then the scenario's own chips."""
+    return {
+        "scenario": scenario,
+        "common_labels": COMMON_LABELS,
+        "common_taints": COMMON_TAINTS,
+        "own_labels": [chip for chip in scenario.palette if chip.get("kind") == "label"],
+        "own_taints": [chip for chip in scenario.palette if chip.get("kind") == "taint"],
+    }
 
 
 def page_context(request: HttpRequest, scenario: Scenario) -> dict[str, Any]:
     secret = editor_secret(request, scenario)
-    return {
+    return palette_context(scenario) | {
         "edit_url": request.build_absolute_uri(reverse("claim-edit", args=[scenario.slug, secret])) if secret else "",
         "live_url": request.build_absolute_uri(reverse("scenario", args=[scenario.slug])),
-        "common_labels": COMMON_LABELS,
-        "common_taints": COMMON_TAINTS,
         "default_capacity": DEFAULT_CAPACITY,
         "validate_url": reverse("validate"),
     }

@@ -1,14 +1,16 @@
 """Board and workload edits: each is one `editing` view, a form post against a version."""
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
-from playground import board, importing
+from playground import board, importing, palette
 from playground.models import Scenario
 from playground.scenarios import (
     DEFAULT_CAPACITY,
     InvalidEdit,
 )
-from playground.views.common import editing, int_param
+from playground.views.common import editing, editor_secret, int_param, palette_context
 
 
 @editing
@@ -70,9 +72,38 @@ def import_cluster(request: HttpRequest, scenario: Scenario, version: int) -> Sc
 
 @editing
 def save_workload(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
-    return board.set_workload(scenario, version, request.POST.get("workload", ""))
+    return board.set_workload(scenario, version, normalized_text(request.POST.get("workload", "")))
+
+
+def normalized_text(text: str) -> str:
+    """Browsers send a textarea's line breaks as CRLF; the scenario keeps LF, as the editor does."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 @editing
 def save_details(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
     return board.set_details(scenario, version, request.POST.get("title", ""), request.POST.get("description", ""))
+
+
+@require_POST
+def edit_palette(request: HttpRequest, slug: str) -> HttpResponse:
+    """Adds a chip to the scenario's own palette, or removes one (op=add|remove)."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    error, status = "", 200
+    if not editor_secret(request, scenario):
+        error, status = "This is a view link: open the edit link, or fork the scenario to change its palette.", 403
+    else:
+        post = request.POST
+        try:
+            chip = palette.chip(
+                post.get("kind", ""), post.get("key", ""), post.get("value", ""), post.get("effect", "")
+            )
+            if post.get("op") == "remove":
+                scenario = palette.remove_chip(scenario, chip)
+            else:
+                scenario = palette.add_chip(scenario, chip)
+        except InvalidEdit as problem:
+            error, status = str(problem), 422
+    if not request.htmx:
+        return redirect("scenario", slug=scenario.slug)
+    return render(request, "scenario.html#palette", palette_context(scenario) | {"palette_error": error}, status=status)

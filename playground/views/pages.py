@@ -19,7 +19,16 @@ from playground.scenarios import (
     snapshot,
     validate_workload,
 )
-from playground.views.common import board_context, int_param, page_context, remember_editor
+from playground.views.common import (
+    board_context,
+    editable_slugs,
+    editor_secret,
+    int_param,
+    just_created,
+    page_context,
+    remember_creator,
+    remember_editor,
+)
 from playground.views.running import run_context
 
 
@@ -32,7 +41,7 @@ def index(request: HttpRequest) -> HttpResponse:
 @rate_limited("create")
 def new_scenario(request: HttpRequest) -> HttpResponse:
     scenario, secret = create_scenario("Untitled scenario", description="A blank cluster of three workers.")
-    remember_editor(request, scenario, secret)
+    remember_creator(request, scenario, secret)
     return redirect("scenario", slug=scenario.slug)
 
 
@@ -41,7 +50,7 @@ def new_scenario(request: HttpRequest) -> HttpResponse:
 def use_gallery(request: HttpRequest, key: str) -> HttpResponse:
     original = get_object_or_404(Scenario, gallery_key=key)
     scenario, secret = fork(snapshot(original), title=original.title)
-    remember_editor(request, scenario, secret)
+    remember_creator(request, scenario, secret)
     return redirect("scenario", slug=scenario.slug)
 
 
@@ -49,6 +58,7 @@ def use_gallery(request: HttpRequest, key: str) -> HttpResponse:
 def scenario_page(request: HttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
     context = board_context(request, scenario) | page_context(request, scenario)
+    context["just_created"] = just_created(request, scenario)
     run_id = int_param(request.GET.get("run"), 0)
     if run_id:  # a reload mid-run comes back to the same run (the player restores the position)
         run = scenario.runs.select_related("scenario").filter(pk=run_id).first()
@@ -92,16 +102,31 @@ def embed(request: HttpRequest, permalink: str) -> HttpResponse:
 def fork_version(request: HttpRequest, permalink: str) -> HttpResponse:
     version = get_object_or_404(ScenarioVersion, permalink=permalink)
     scenario, secret = fork(version)
-    remember_editor(request, scenario, secret)
+    remember_creator(request, scenario, secret)
     return redirect("scenario", slug=scenario.slug)
 
 
 @require_POST
 @rate_limited("create")
 def fork_scenario(request: HttpRequest, slug: str) -> HttpResponse:
+    """A copy of one's own of the current version; with `workload`, the copy holds that text instead
+    (the editor's "save mine as a fork" when its edit overlaps a version saved elsewhere)."""
     scenario = get_object_or_404(Scenario, slug=slug)
-    forked, secret = fork(snapshot(scenario))
-    remember_editor(request, forked, secret)
+    workload = request.POST.get("workload")
+    if workload is not None:
+        workload = workload.replace("\r\n", "\n")
+        problems = validate_workload(workload)
+        if problems:
+            first = problems[0]
+            where = f"line {first.line}: " if first.line else ""
+            return HttpResponse(
+                f"Not forked: the text does not validate ({where}{first.message}). Go back: your text is kept"
+                " as a draft in this browser.",
+                status=422,
+                content_type="text/plain; charset=utf-8",
+            )
+    forked, secret = fork(snapshot(scenario), workload_yaml=workload)
+    remember_creator(request, forked, secret)
     return redirect("scenario", slug=forked.slug)
 
 
@@ -118,3 +143,12 @@ def validate(request: HttpRequest) -> JsonResponse:
     text = request.POST.get("yaml", "")
     problems = validate_workload(text)
     return JsonResponse({"ok": not problems, "problems": [p.as_dict() for p in problems]})
+
+
+@never_cache
+def my_scenarios(request: HttpRequest) -> HttpResponse:
+    """The scenarios this browser may edit, most recently created or claimed first."""
+    slugs = editable_slugs(request)
+    found = {scenario.slug: scenario for scenario in Scenario.objects.filter(slug__in=slugs)}
+    mine = [found[slug] for slug in slugs if slug in found and editor_secret(request, found[slug])]
+    return render(request, "mine.html", {"scenarios": mine})

@@ -145,6 +145,9 @@ document.addEventListener("drop", (event) => {
 
 // Node chips become draggable (to drag them off); double-click edits a chip in place.
 function decorate() {
+  // Forms outside the board (the title's) name the version the board shows, as the board's own do.
+  const version = boardElement()?.dataset.version;
+  if (version) document.querySelectorAll('[data-follows="board-version"]').forEach((input) => { input.value = version; });
   for (const chip of document.querySelectorAll(".node-card .chip")) {
     chip.setAttribute("draggable", "true");
     chip.dataset.kind ||= chip.classList.contains("taint") ? "taint" : "label";
@@ -185,29 +188,6 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     applyToNode(card.dataset.nodeId, selected);
   }
-});
-
-// "Add to palette": user-defined labels and taints, kept for this browser session.
-document.addEventListener("submit", (event) => {
-  const form = event.target.closest(".palette-add");
-  if (!form) return;
-  event.preventDefault();
-  const data = new FormData(form);
-  const key = String(data.get("key") ?? "").trim();
-  if (!key) return;
-  const value = String(data.get("value") ?? "").trim();
-  const kind = form.dataset.kind;
-  const effect = String(data.get("effect") ?? "");
-  const chip = document.createElement("button");
-  chip.type = "button";
-  chip.className = `chip ${kind}${kind === "taint" ? " effect-" + effect : ""}`;
-  chip.draggable = true;
-  Object.assign(chip.dataset, { kind, key, value, effect });
-  chip.textContent = kind === "taint" ? `${key}${value ? "=" + value : ""}:${effect}` : `${key}${value ? "=" + value : ""}`;
-  const item = document.createElement("li");
-  item.append(chip);
-  document.getElementById(kind === "taint" ? "palette-taints" : "palette-labels").append(item);
-  form.reset();
 });
 
 document.addEventListener("htmx:after:swap", decorate);

@@ -56,6 +56,8 @@ function showResult(result, field) {
     status.textContent = "✓ valid";
     status.className = "validation ok";
     field.removeAttribute("aria-invalid");
+    // A save refused for this text's errors said so on the board: the text is valid now.
+    document.querySelectorAll('#board .flash.error[data-from="workload"]').forEach((flash) => flash.remove());
   } else {
     const more = result.problems.length > 1 ? ` (+${result.problems.length - 1} more)` : "";
     status.textContent = describe(result.problems[0]) + more;
@@ -278,7 +280,10 @@ async function mountCodeMirror() {
           ...(readOnly ? { "aria-readonly": "true" } : {}),
         }),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) textarea.value = update.state.doc.toString();
+          if (update.docChanged) {
+            textarea.value = update.state.doc.toString();
+            textarea.dispatchEvent(new Event("input")); // one event for both editors (workload-versions.js)
+          }
           if (update.selectionSet && update.transactions.some((tr) => tr.isUserEvent("select"))) touched = true;
         }),
         EditorView.domEventHandlers({
@@ -302,19 +307,45 @@ async function mountCodeMirror() {
   // A label pointing at the textarea should now focus the editor.
   textarea.addEventListener("focus", () => view.focus());
 
-  return (snippet) => {
-    const text = view.state.doc.toString();
-    const cursor = touched ? view.state.selection.main.head : text.length;
-    const change = snippetInsertion(text, cursor, snippet);
-    view.dispatch({
-      changes: { from: change.from, to: change.to, insert: change.insert },
-      selection: { anchor: change.start },
-      effects: EditorView.scrollIntoView(change.start, { y: "start", yMargin: 24 }),
-      userEvent: "input.paste",
-    });
-    touched = true;
-    view.focus();
+  return {
+    insert(snippet) {
+      const text = view.state.doc.toString();
+      const cursor = touched ? view.state.selection.main.head : text.length;
+      const change = snippetInsertion(text, cursor, snippet);
+      view.dispatch({
+        changes: { from: change.from, to: change.to, insert: change.insert },
+        selection: { anchor: change.start },
+        effects: EditorView.scrollIntoView(change.start, { y: "start", yMargin: 24 }),
+        userEvent: "input.paste",
+      });
+      touched = true;
+      view.focus();
+    },
+    getText: () => view.state.doc.toString(),
+    // Replaces the text by the smallest single change, so the cursor and scroll stay where they
+    // were when the change is elsewhere (a merge, another tab's save).
+    setText(text) {
+      const current = view.state.doc.toString();
+      if (current === text) return;
+      const change = minimalChange(current, text);
+      view.dispatch({ changes: change, userEvent: "input.replace" });
+    },
+    goToLine(number) {
+      const line = view.state.doc.line(Math.min(Math.max(number, 1), view.state.doc.lines));
+      view.dispatch({ selection: { anchor: line.from }, effects: EditorView.scrollIntoView(line.from, { y: "center" }) });
+      view.focus();
+    },
   };
+}
+
+// The one replacement that turns `current` into `text`: what lies between their common head and tail.
+function minimalChange(current, text) {
+  let head = 0;
+  const shorter = Math.min(current.length, text.length);
+  while (head < shorter && current[head] === text[head]) head++;
+  let tail = 0;
+  while (tail < shorter - head && current[current.length - 1 - tail] === text[text.length - 1 - tail]) tail++;
+  return { from: head, to: current.length - tail, insert: text.slice(head, text.length - tail) };
 }
 
 // ---------------------------------------------------------------------------- plain textarea
@@ -365,31 +396,44 @@ function mountTextarea() {
   renderGutter();
   if (textarea.value.trim()) validate();
 
-  return (snippet) => {
-    const touched = document.activeElement === textarea || textarea.selectionStart > 0;
-    const cursor = touched ? textarea.selectionStart : textarea.value.length;
-    const change = snippetInsertion(textarea.value, cursor, snippet);
-    textarea.setRangeText(change.insert, change.from, change.to, "end");
-    textarea.focus();
-    textarea.setSelectionRange(change.start, change.start);
-    textarea.dispatchEvent(new Event("input"));
+  return {
+    insert(snippet) {
+      const touched = document.activeElement === textarea || textarea.selectionStart > 0;
+      const cursor = touched ? textarea.selectionStart : textarea.value.length;
+      const change = snippetInsertion(textarea.value, cursor, snippet);
+      textarea.setRangeText(change.insert, change.from, change.to, "end");
+      textarea.focus();
+      textarea.setSelectionRange(change.start, change.start);
+      textarea.dispatchEvent(new Event("input"));
+    },
+    getText: () => textarea.value,
+    setText(text) {
+      if (textarea.value === text) return;
+      const change = minimalChange(textarea.value, text);
+      textarea.setRangeText(change.insert, change.from, change.to, "preserve");
+      textarea.dispatchEvent(new Event("input"));
+    },
+    goToLine(number) {
+      const lines = textarea.value.split("\n");
+      const offset = lines.slice(0, Math.max(0, number - 1)).reduce((sum, line) => sum + line.length + 1, 0);
+      textarea.focus();
+      textarea.setSelectionRange(offset, offset);
+    },
   };
 }
 
 // ---------------------------------------------------------------------------- start
 
+// The mounted editor ({ insert, getText, setText, goToLine }), or null on a page without one.
+// workload-versions.js keeps it in step with the scenario's saved versions and the browser's draft.
+export let editor = null;
+
 if (form && textarea) {
-  // The board's version moves with every save: keep the editor's form on the current one.
-  document.addEventListener("htmx:after:swap", () => {
-    const board = document.getElementById("board");
-    if (board) document.getElementById("workload-version").value = board.dataset.version;
-  });
-  let insert;
   try {
-    insert = await mountCodeMirror();
+    editor = await mountCodeMirror();
   } catch (error) {
     console.warn("workload editor: CodeMirror did not load, keeping the plain textarea", error);
-    insert = mountTextarea();
+    editor = mountTextarea();
   }
-  if (!textarea.readOnly) setUpSnippetMenu(insert);
+  if (!textarea.readOnly) setUpSnippetMenu(editor.insert);
 }
