@@ -69,7 +69,10 @@ def send_run_batch(slug: str, run_id: int, events: list[dict[str, Any]]) -> None
     frame = {"type": "run.events", "run": run_id, "events": events, "sent": time.time()}
     # Encoded once here, not once per viewer: the layer copies a message for every member of the
     # group, and a string is cheap to copy where 200 events of nested dicts are not.
-    message = {"type": "run.events", "frame": json.dumps(frame)}
+    # "run" and "after" (the seq before the batch) let a consumer that must drop the batch for a
+    # viewer who is not reading say where to resume, without decoding the frame.
+    after = events[0]["seq"] - 1 if events else 0
+    message = {"type": "run.events", "frame": json.dumps(frame), "run": run_id, "after": after}
     _run(layer.group_send, scenario_group(slug), message)
 
 

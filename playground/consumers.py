@@ -1,10 +1,20 @@
 """One websocket per scenario viewer. Everything a scenario's viewers must all see goes through the
 scenario's group: edits (they re-fetch the board), run events and run status.
 
-Client messages (JSON): {"type": "resume", "run": <id>, "after": <seq>} asks for a run's stored
-events after a sequence number, so a reconnect continues where it stopped; the client drops any
-event it already has (by seq), so a replayed overlap is never shown twice. Anything else gets an
-error frame; the connection stays up.
+Client messages (JSON):
+- {"type": "resume", "run": <id>, "after": <seq>} asks for a run's stored events after a sequence
+  number, so a reconnect continues where it stopped; the client drops any event it already has (by
+  seq), so a replayed overlap is never shown twice. A new resume replaces one still being sent.
+- {"type": "ack", "mark": <mark>} says the client has read the frame with that mark and every one
+  before it (see playground/send_window.py).
+Anything else gets an error frame; the connection stays up.
+
+Nothing a client does makes the server hold more than a window for it. A replay is sent in chunks
+only while the window has room and goes on as acks arrive. A live batch of run events that does not
+fit is dropped for this connection, which is told once ({"type": "run.lagging", "run": id,
+"after": seq}) and resumes from its last event when it has caught up. Small frames (changed, status,
+errors) always go, but a connection that leaves MAX_UNACKED_FRAMES of them unread is closed (4013):
+it is not reading. Connections are capped per client and per process (playground/connection_caps.py).
 
 A replay can be a whole run (20,000 events), so each connection has a small token bucket of resume
 requests (RESUME_BURST at once, then RESUMES_PER_SECOND): a flood of them gets cheap error frames,
@@ -12,22 +22,44 @@ not replays. A page asks once per run it shows and once per reconnect or gap, fa
 """
 
 import json
+import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from playground.broadcast import scenario_group
+from playground.connection_caps import ConnectionCaps
 from playground.outage import DATABASE_DOWN
+from playground.ratelimit import address_key
+from playground.send_window import SendWindow
 
 MAX_CLIENT_FRAME_BYTES = 4096
 RESUME_CHUNK = 500
-TRY_AGAIN_LATER = 1013  # RFC 6455's "Try Again Later"
+TRY_AGAIN_LATER = 1013  # RFC 6455's "Try Again Later" (before accepting: Daphne answers 403 anyway)
+# The same, once accepted: autobahn (under Daphne) lets a server close only with 1000 or 3000-4999.
+BUSY = 4013
+NOT_FOUND = 4404
 RESUME_BURST = 10
 RESUMES_PER_SECOND = 1.0
+WINDOW_CHARS = 1 << 20  # unacknowledged characters per connection (plus at most one replay chunk)
+MAX_UNACKED_FRAMES = 256
+MAX_CONNECTIONS = 2000  # per process, always
+MAX_CONNECTIONS_PER_CLIENT = 20  # per address (IPv6: per /64), with the rate limits on
+LAGGING_RUNS_KEPT = 16  # runs whose live batches this connection skips until it resumes them
+SLUG = re.compile(r"[A-Za-z0-9_-]{1,16}")  # Scenario.slug holds at most 16 characters
 clock: Callable[[], float] = time.monotonic
+connections = ConnectionCaps()
+
+
+@dataclass
+class Resume:
+    run: int
+    after: int
 
 
 class ScenarioConsumer(AsyncWebsocketConsumer):
@@ -36,16 +68,41 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
     resume_tokens: float = RESUME_BURST
     resume_stamp: float = 0.0
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self.admitted: tuple[str | None] | None = None  # the client counted in `connections`
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.admitted is not None:  # however the connection ended
+                connections.release(self.admitted[0])
+                self.admitted = None
+
     async def connect(self) -> None:
         self.slug = self.scope["url_route"]["kwargs"]["slug"]
+        self.window = SendWindow(WINDOW_CHARS, MAX_UNACKED_FRAMES)
+        self.resuming: Resume | None = None
+        self.lagging: dict[int, None] = {}  # insertion-ordered set
+        self.closing = False
         self.resume_tokens, self.resume_stamp = float(RESUME_BURST), clock()
+        if not SLUG.fullmatch(self.slug):
+            await self.close(code=NOT_FOUND)  # before any lookup: no such scenario can exist
+            return
+        client = self._client() if getattr(settings, "RATE_LIMITS_ENABLED", True) else None
+        refusal = connections.admit(client, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT)
+        if refusal is not None:
+            # Accepted only to say why: a refused handshake reaches the page without a code.
+            await self.accept()
+            await self._send_small({"type": "error", "message": refusal})
+            await self._close(BUSY)
+            return
+        self.admitted = (client,)
         try:
             exists = await self._scenario_exists()
         except DATABASE_DOWN:
             await self.close(code=TRY_AGAIN_LATER)  # the page's socket reconnects with backoff
             return
         if not exists:
-            await self.close(code=4404)
+            await self.close(code=NOT_FOUND)
             return
         self.group = scenario_group(self.slug)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -54,6 +111,11 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        self.resuming = None
+
+    def _client(self) -> str:
+        client = self.scope.get("client")
+        return address_key(str(client[0]) if client else "unknown")
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None or len(text_data.encode()) > MAX_CLIENT_FRAME_BYTES:
@@ -64,9 +126,27 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
         except ValueError:
             await self._error("not JSON")
             return
-        if not isinstance(message, dict) or message.get("type") != "resume":
-            await self._error('unknown message: expected {"type": "resume", "run": id, "after": seq}')
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "ack":
+            await self._ack(message.get("mark"))
+        elif kind == "resume":
+            await self._resume_request(message)
+        else:
+            await self._error(
+                'unknown message: expected {"type": "resume", "run": id, "after": seq} or {"type": "ack", "mark": mark}'
+            )
+
+    async def _ack(self, mark: object) -> None:
+        if not isinstance(mark, str) or not self.window.ack(mark):
+            await self._error('"mark" must be the mark of a frame received and not yet acknowledged')
             return
+        try:
+            await self._pump()
+        except DATABASE_DOWN:
+            self.resuming = None
+            await self._error("the database is unavailable: ask again in a few seconds")
+
+    async def _resume_request(self, message: dict[str, Any]) -> None:
         run_id, after = message.get("run"), message.get("after", 0)
         if (
             not isinstance(run_id, int)
@@ -83,8 +163,14 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
             )
             return
         try:
-            await self._resume(run_id, after)
+            if await self._run(run_id) is None:
+                await self._error(f"no run {run_id} in this scenario")
+                return
+            self.resuming = Resume(run_id, after)
+            self.lagging.pop(run_id, None)
+            await self._pump()
         except DATABASE_DOWN:
+            self.resuming = None
             await self._error("the database is unavailable: ask again in a few seconds")
 
     def _take_resume_token(self) -> bool:
@@ -97,24 +183,46 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
         self.resume_tokens -= 1
         return True
 
-    async def _resume(self, run_id: int, after: int) -> None:
-        run = await self._run(run_id)
-        if run is None:
-            await self._error(f"no run {run_id} in this scenario")
-            return
-        status, error = run
-        while True:
-            events = await self._events(run_id, after)
-            if not events:
-                break
-            await self.send(text_data=json.dumps({"type": "run.events", "run": run_id, "events": events}))
-            after = events[-1]["seq"]
+    async def _pump(self) -> None:
+        """Sends the pending replay's next chunks while the window has room; its status once done.
+        Handlers run one at a time, so no live batch of the run is handled between a chunk read
+        and the replay being marked done: one stored before that read is in it, one after it is
+        sent live."""
+        while self.resuming is not None and self.window.has_room() and not self.closing:
+            resume = self.resuming
+            events = await self._events(resume.run, resume.after)
+            if events:
+                await self._send_frame(json.dumps({"type": "run.events", "run": resume.run, "events": events}))
+                resume.after = events[-1]["seq"]
             if len(events) < RESUME_CHUNK:
-                break
-        await self.send(text_data=json.dumps({"type": "run.status", "run": run_id, "status": status, "error": error}))
+                self.resuming = None
+                run = await self._run(resume.run)
+                status, error = run if run is not None else ("failed", "the run was deleted")
+                await self._send_small({"type": "run.status", "run": resume.run, "status": status, "error": error})
+
+    # ------------------------------------------------------------------ sending
+
+    async def _send_frame(self, frame: str) -> None:
+        if not self.closing:
+            await self.send(text_data=self.window.stamp(frame))
+
+    async def _send_small(self, payload: dict[str, Any]) -> None:
+        """A control frame: sent whatever the window, unless the client has left too many unread."""
+        if self.window.frames_in_flight >= MAX_UNACKED_FRAMES:
+            await self._close(BUSY)  # it reconnects and resumes once it reads again
+            return
+        await self._send_frame(json.dumps(payload))
+
+    async def _close(self, code: int) -> None:
+        if not self.closing:
+            self.closing = True
+            self.resuming = None
+            await self.close(code=code)
 
     async def _error(self, message: str) -> None:
-        await self.send(text_data=json.dumps({"type": "error", "message": message}))
+        await self._send_small({"type": "error", "message": message})
+
+    # ------------------------------------------------------------------ database
 
     @sync_to_async
     def _scenario_exists(self) -> bool:
@@ -143,15 +251,31 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------------ group messages
 
     async def scenario_event(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps({"seq": message["seq"], "payload": message["payload"]}))
+        await self._send_small({"seq": message["seq"], "payload": message["payload"]})
 
     async def scenario_changed(self, message: dict[str, Any]) -> None:
         """Someone saved an edit: viewers re-fetch the board (the HTTP partial stays the one renderer)."""
-        await self.send(text_data=json.dumps({"type": "changed", "version": message["version"]}))
+        await self._send_small({"type": "changed", "version": message["version"]})
 
     async def run_events(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=message["frame"])  # already the client's JSON (see broadcast.py)
+        run, frame = message["run"], message["frame"]  # frame: already the client's JSON (broadcast.py)
+        if (self.resuming is not None and self.resuming.run == run) or run in self.lagging:
+            return  # stored before it was broadcast: the replay (or the resume to come) reads it
+        if self.window.fits(len(frame)):
+            await self._send_frame(frame)
+            return
+        self.lagging[run] = None
+        if len(self.lagging) > LAGGING_RUNS_KEPT:
+            del self.lagging[next(iter(self.lagging))]
+        await self._send_small({"type": "run.lagging", "run": run, "after": message["after"]})
 
     async def run_status(self, message: dict[str, Any]) -> None:
         payload = {"type": "run.status", "run": message["run"], "status": message["status"], "error": message["error"]}
-        await self.send(text_data=json.dumps(payload))
+        await self._send_small(payload)
+
+
+class UnknownPath(AsyncWebsocketConsumer):
+    """Any other websocket path: refused like an unknown scenario, not with a routing error."""
+
+    async def connect(self) -> None:
+        await self.close(code=NOT_FOUND)

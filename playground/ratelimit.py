@@ -53,7 +53,11 @@ def limits() -> dict[str, Limit]:
 
 
 def client_key(request: HttpRequest) -> str:
-    address = request.META.get("REMOTE_ADDR") or "unknown"
+    return address_key(request.META.get("REMOTE_ADDR") or "unknown")
+
+
+def address_key(address: str) -> str:
+    """The client a request or websocket comes from: its address, or its /64 for IPv6."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:

@@ -443,6 +443,8 @@ onMessage((message) => {
   if (!run || message.run !== run.id) return;
   heard = Date.now();
   if (message.type === "run.events") receive(message.events);
+  // The server dropped live events this page had not caught up with: ask for them as after a gap.
+  if (message.type === "run.lagging") send({ type: "resume", run: run.id, after: run.events.at(-1)?.seq ?? 0 });
   if (message.type === "run.status") {
     run.status = message.status;
     run.error = message.error ?? "";

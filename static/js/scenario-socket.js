@@ -1,7 +1,15 @@
 // One websocket per scenario page, shared by the modules that need it (live board, run player).
 // Reconnects with exponential backoff; listeners are told when the socket (re)opens so they can
 // ask for whatever they missed.
+//
+// Flow control: every frame from the server carries a "mark", and the page acknowledges each frame
+// as it reads it ({"type": "ack", "mark": ...}). The server sends only a window ahead of what was
+// acknowledged; a live batch that does not fit is dropped and the page is told (run.lagging; the
+// run player resumes from its last event).
 
+// The server is full, or this page left too much unread: 1013 is RFC 6455's "try again later",
+// 4013 the same from a server that may not send 1013 once the socket is open (Daphne).
+const TRY_AGAIN_LATER = [1013, 4013];
 const scenario = document.querySelector(".scenario");
 const listeners = { message: new Set(), open: new Set() };
 let socket = null;
@@ -15,18 +23,27 @@ export function send(message) {
 function connect(attempt = 0) {
   if (!scenario) return;
   const protocol = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${protocol}://${location.host}/ws/scenarios/${scenario.dataset.slug}/`);
-  socket.addEventListener("open", () => {
+  const current = new WebSocket(`${protocol}://${location.host}/ws/scenarios/${scenario.dataset.slug}/`);
+  socket = current;
+  let opened = false;
+  current.addEventListener("open", () => {
+    opened = true;
     listeners.open.forEach((handler) => handler(attempt > 0));
-    attempt = 0;
   });
-  socket.addEventListener("message", (event) => {
+  current.addEventListener("message", (event) => {
     let message;
     try { message = JSON.parse(event.data); } catch { return; }
+    // Read is read: acknowledged before the listeners run, so one that throws cannot stall the stream.
+    if (typeof message.mark === "string" && current.readyState === WebSocket.OPEN) {
+      current.send(JSON.stringify({ type: "ack", mark: message.mark }));
+    }
     listeners.message.forEach((handler) => handler(message));
   });
-  socket.addEventListener("close", () => {
-    setTimeout(() => connect(attempt + 1), Math.min(30000, 500 * 2 ** attempt));
+  current.addEventListener("close", (event) => {
+    // A socket that served starts the backoff over; one refused (never opened, or closed with
+    // "try again later") waits twice as long each time, up to 30 s.
+    const next = opened && !TRY_AGAIN_LATER.includes(event.code) ? 1 : attempt + 1;
+    setTimeout(() => connect(next), Math.min(30000, 500 * 2 ** (next - 1)));
   });
 }
 

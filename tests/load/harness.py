@@ -121,6 +121,7 @@ class ViewerReport:
     viewers: int
     events: int  # in the run, as stored
     complete_viewers: int  # those that received every event exactly once, in order
+    lagged_viewers: int  # those the server told they had fallen a window behind (they resumed)
     problems: list[str]
     delivery_p50_ms: float
     delivery_p95_ms: float
@@ -130,24 +131,44 @@ class ViewerReport:
     events_delivered_per_second: float
 
 
-async def _viewer(url: str, ready: asyncio.Event, connected: list[int], total: int) -> tuple[list[int], list[float]]:
-    """Receives the live stream of the scenario's next run until its closing frame; returns the
-    sequence numbers in arrival order and each batch's delay (from the server sending it)."""
-    seqs: list[int] = []
-    delays: list[float] = []
+async def acknowledge(socket_: websockets.ClientConnection, frame: dict[str, object]) -> None:
+    """As the page does on every frame it reads: the server sends only a window ahead of the acks."""
+    await socket_.send(json.dumps({"type": "ack", "mark": frame["mark"]}))
+
+
+@dataclass
+class ViewerResult:
+    seqs: list[int] = field(default_factory=list)  # as they arrived, live (and resumed, after a lag)
+    delays: list[float] = field(default_factory=list)  # each live batch's, from the server sending it
+    lagged: bool = False
+
+
+async def _viewer(url: str, ready: asyncio.Event, connected: list[int], total: int) -> ViewerResult:
+    """Receives the live stream of the scenario's next run until its closing frame, acknowledging
+    every frame. Told it lagged (the server dropped batches it had no room for), it resumes after
+    the last event it holds, as the page does, and keeps each event once."""
+    result = ViewerResult()
     async with websockets.connect(url, origin=ORIGIN, open_timeout=60, max_queue=None) as socket_:
         connected.append(1)
         if len(connected) == total:
             ready.set()
         async for raw in socket_:
             message = json.loads(raw)
+            await acknowledge(socket_, message)
+            if message.get("type") == "run.lagging":
+                result.lagged = True
+                after = result.seqs[-1] if result.seqs else 0
+                await socket_.send(json.dumps({"type": "resume", "run": message["run"], "after": after}))
             if message.get("type") != "run.events":
                 continue
-            delays.append(time.time() - message["sent"])
-            seqs.extend(event["seq"] for event in message["events"])
-            if "end" in message["events"][-1]:
-                return seqs, delays
-    return seqs, delays
+            if "sent" in message:  # live, not a replay
+                result.delays.append(time.time() - message["sent"])
+            for event in message["events"]:
+                if not result.lagged or event["seq"] == (result.seqs[-1] if result.seqs else 0) + 1:
+                    result.seqs.append(event["seq"])
+            if result.seqs and "end" in message["events"][-1] and result.seqs[-1] == message["events"][-1]["seq"]:
+                return result
+    return result
 
 
 async def viewers_of_one_run(site: Site, viewers: int, nodes: int, replicas: int) -> ViewerReport:
@@ -166,22 +187,24 @@ async def viewers_of_one_run(site: Site, viewers: int, nodes: int, replicas: int
         await asyncio.to_thread(start_run, site.urls[0], links["view"])
         results = await asyncio.gather(*tasks)
     elapsed = time.monotonic() - started
-    expected_events = max((max(seqs) for seqs, _ in results if seqs), default=0)
+    expected_events = max((max(result.seqs) for result in results if result.seqs), default=0)
     expected = list(range(1, expected_events + 1))
     problems = []
-    for index, (seqs, _) in enumerate(results):
+    for index, result in enumerate(results):
+        seqs = result.seqs
         if seqs != expected:
             duplicates = len(seqs) - len(set(seqs))
             problems.append(
                 f"viewer {index}: {len(seqs)} events, {duplicates} duplicated, in order: {seqs == sorted(seqs)}"
             )
-    delays = [delay for _, batch_delays in results for delay in batch_delays]
-    delivered = sum(len(seqs) for seqs, _ in results)
+    delays = [delay for result in results for delay in result.delays]
+    delivered = sum(len(result.seqs) for result in results)
     return ViewerReport(
         site=site.label,
         viewers=viewers,
         events=expected_events,
         complete_viewers=viewers - len(problems),
+        lagged_viewers=sum(result.lagged for result in results),
         problems=problems[:10],
         delivery_p50_ms=round(percentile(delays, 0.50) * 1000, 1),
         delivery_p95_ms=round(percentile(delays, 0.95) * 1000, 1),
@@ -287,6 +310,7 @@ async def _run_session(base: str, index: int) -> str | None:
         run_id = await asyncio.to_thread(start_run, base, path)
         async for raw in socket_:
             message = json.loads(raw)
+            await acknowledge(socket_, message)
             if message.get("type") == "run.status" and message["run"] == run_id:
                 if message["status"] == "finished":
                     return None

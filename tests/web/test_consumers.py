@@ -20,6 +20,12 @@ def scenario():
     return created
 
 
+def unmarked(frame: dict) -> dict:
+    """The frame without its flow-control mark (every frame has one: see playground/send_window.py)."""
+    assert isinstance(frame.pop("mark"), str)
+    return frame
+
+
 async def connected(slug: str) -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(application, f"/ws/scenarios/{slug}/", headers=HEADERS)
     ok, _ = await communicator.connect()
@@ -34,7 +40,7 @@ async def test_viewer_receives_events_broadcast_to_its_scenario_only(scenario):
     viewer = await connected(scenario.slug)
     bystander = await connected(other.slug)
     await send_scenario_event(scenario.slug, seq=1, payload={"reason": "Scheduled"})
-    assert await viewer.receive_json_from(timeout=2) == {"seq": 1, "payload": {"reason": "Scheduled"}}
+    assert unmarked(await viewer.receive_json_from(timeout=2)) == {"seq": 1, "payload": {"reason": "Scheduled"}}
     assert await bystander.receive_nothing(timeout=0.2)
     await viewer.disconnect()
     await bystander.disconnect()
@@ -56,11 +62,14 @@ async def test_websocket_from_a_foreign_origin_is_refused(scenario):
     assert not connected_
 
 
-@pytest.mark.parametrize("path", ["/ws/scenarios/" + "a" * 33 + "/", "/ws/scenarios/../x/", "/ws/nothing/"])
-async def test_websocket_to_an_unknown_route_is_refused(path):
+@pytest.mark.parametrize(
+    "path",
+    ["/ws/scenarios/" + "a" * 33 + "/", "/ws/scenarios/" + "a" * 120 + "/", "/ws/scenarios/a.b/",
+     "/ws/scenarios/../x/", "/ws/scenarios//", "/ws/nothing/", "/"],
+)  # fmt: skip
+async def test_websocket_to_a_slug_no_scenario_can_have_or_an_unknown_route_is_refused_with_4404(path):
     communicator = WebsocketCommunicator(application, path, headers=HEADERS)
-    with pytest.raises(ValueError, match="No route found"):
-        await communicator.connect()
+    assert await communicator.connect() == (False, 4404)  # not a routing error (Daphne: a 500)
 
 
 @pytest.mark.parametrize(
@@ -112,7 +121,7 @@ async def test_a_viewer_idle_longer_than_the_layers_socket_timeout_still_receive
     viewer = await connected(scenario.slug)
     assert await viewer.receive_nothing(timeout=6.5)  # longer than 5 s, and no crash meanwhile
     await send_scenario_event(scenario.slug, seq=7, payload={"reason": "Scheduled"})
-    assert await viewer.receive_json_from(timeout=5) == {"seq": 7, "payload": {"reason": "Scheduled"}}
+    assert unmarked(await viewer.receive_json_from(timeout=5)) == {"seq": 7, "payload": {"reason": "Scheduled"}}
     await viewer.disconnect()
 
 
@@ -127,7 +136,7 @@ async def test_binary_frames_get_an_error_frame_and_the_connection_stays(scenari
     viewer = await connected(scenario.slug)
     await viewer.send_to(bytes_data=frame)
     reply = await viewer.receive_json_from(timeout=2)
-    assert reply == {"type": "error", "message": "frames must be JSON text of at most 4 KiB"}
+    assert unmarked(reply) == {"type": "error", "message": "frames must be JSON text of at most 4 KiB"}
     await viewer.send_to(text_data=json.dumps({"type": "resume", "run": 999999, "after": 0}))
     assert (await viewer.receive_json_from(timeout=2))["type"] == "error"  # still answering
     await viewer.disconnect()
@@ -186,3 +195,80 @@ async def test_oversized_text_frames_are_refused_before_parsing(scenario):
     await viewer.send_to(text_data=huge)
     assert (await viewer.receive_json_from(timeout=2))["message"] == "frames must be JSON text of at most 4 KiB"
     await viewer.disconnect()
+
+
+# ---------------------------------------------------------------------------- bounds (see also test_socket_bounds.py)
+
+
+async def test_a_replay_stops_at_the_window_until_a_real_mark_is_acknowledged(scenario, monkeypatch):
+    from asgiref.sync import sync_to_async
+
+    from playground import consumers
+
+    monkeypatch.setattr(consumers, "WINDOW_CHARS", 8192)
+
+    @sync_to_async
+    def stored_run() -> Run:
+        run = Run.objects.create(scenario=scenario, version=snapshot(scenario), status=Run.Status.FINISHED)
+        RunEvent.objects.bulk_create(
+            RunEvent(run=run, seq=seq, payload={"event": {"reason": f"r{seq}"}, "changes": []}) for seq in range(1, 701)
+        )
+        return run
+
+    run = await stored_run()
+    viewer = await connected(scenario.slug)
+    await viewer.send_json_to({"type": "resume", "run": run.pk, "after": 0})
+    first = await viewer.receive_json_from(timeout=5)
+    assert [event["seq"] for event in first["events"]] == list(range(1, consumers.RESUME_CHUNK + 1))
+    assert await viewer.receive_nothing(timeout=0.3)  # one chunk filled the window: nothing more
+    for forged in ["AAAAAAAA", first["mark"] + "x", "", 5]:  # marks it was never sent open nothing
+        await viewer.send_json_to({"type": "ack", "mark": forged})
+        reply = await viewer.receive_json_from(timeout=2)
+        assert reply["message"] == '"mark" must be the mark of a frame received and not yet acknowledged'
+    assert await viewer.receive_nothing(timeout=0.3)
+    await viewer.send_json_to({"type": "ack", "mark": first["mark"]})
+    rest = await viewer.receive_json_from(timeout=5)
+    assert [event["seq"] for event in rest["events"]] == list(range(consumers.RESUME_CHUNK + 1, 701))
+    assert (await viewer.receive_json_from(timeout=5))["type"] == "run.status"
+    await viewer.disconnect()
+
+
+async def test_a_client_that_leaves_too_many_small_frames_unread_is_closed(scenario, monkeypatch):
+    from playground import consumers
+
+    monkeypatch.setattr(consumers, "MAX_UNACKED_FRAMES", 5)
+    viewer = await connected(scenario.slug)
+    replies = []
+    for _ in range(5):
+        await viewer.send_to(text_data="not json")
+        replies.append(await viewer.receive_json_from(timeout=2))
+    await viewer.send_json_to({"type": "ack", "mark": replies[-1]["mark"]})  # read: room again
+    for _ in range(6):
+        await viewer.send_to(text_data="not json")
+    assert [(await viewer.receive_json_from(timeout=2))["type"] for _ in range(5)] == ["error"] * 5
+    assert await viewer.receive_output(timeout=2) == {"type": "websocket.close", "code": consumers.BUSY}
+    await viewer.disconnect()
+
+
+async def test_the_process_caps_connections_even_with_rate_limits_off(scenario, monkeypatch, settings):
+    from playground import connection_caps, consumers
+
+    settings.RATE_LIMITS_ENABLED = False  # load tests: every client is one address, no cap per client
+    monkeypatch.setattr(consumers, "connections", connection_caps.ConnectionCaps())
+    monkeypatch.setattr(consumers, "MAX_CONNECTIONS", 3)
+    monkeypatch.setattr(consumers, "MAX_CONNECTIONS_PER_CLIENT", 2)
+    viewers = [await connected(scenario.slug) for _ in range(3)]  # more than 2 from one address
+    refused = await connected(scenario.slug)  # accepted only to be told why
+    reply = unmarked(await refused.receive_json_from(timeout=2))
+    assert reply == {
+        "type": "error",
+        "message": "the server holds its maximum of 3 live connections: try again later",
+    }
+    assert await refused.receive_output(timeout=2) == {"type": "websocket.close", "code": consumers.BUSY}
+    await refused.disconnect()
+    await viewers.pop().disconnect()
+    assert consumers.connections.total == 2  # the closed one is not counted any more
+    viewers.append(await connected(scenario.slug))
+    for viewer in viewers:
+        await viewer.disconnect()
+    assert consumers.connections == connection_caps.ConnectionCaps()  # nothing kept of them
