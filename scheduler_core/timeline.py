@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scheduler_core.api.fields import Fields
+from scheduler_core.api.validation import qualified_name_problem
 
 API_VERSION = "playground/v1"
 MAX_DURATION_SECONDS = 366 * 24 * 3600.0
@@ -163,13 +164,22 @@ def _check_args(op: str, spec: Fields, target: Target | None) -> None:
 
         parse_taint(taint)
     elif op == "untaint":
-        if not spec.string("key"):
+        key = spec.string("key")
+        if not key:
             raise spec.error("key", "Required value")
         spec.string("effect")  # optional, but a string when given
+        problem = qualified_name_problem(key)
+        if problem:
+            raise spec.error("key", f'invalid taint key "{key[:80]}": {problem}')
     elif op == "label":
-        spec.string_map("labels")
+        from scheduler_core.api.parse import parse_labels  # keys and values as metadata.labels
+
+        parse_labels(spec, "labels")
     elif op == "unlabel":
-        spec.strings("keys")
+        for index, key in enumerate(spec.strings("keys")):
+            problem = qualified_name_problem(key)
+            if problem:
+                raise spec.error(f"keys[{index}]", f'invalid label key "{key[:80]}": {problem}')
     elif op == "set-utilization":
         cpu = spec.integer("cpu", minimum=0)
         if cpu is None:

@@ -5,6 +5,7 @@ too: container requests default to limits, tolerations' operator to Equal, a pod
 "default", a node's allocatable to its capacity.
 """
 
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from scheduler_core.api.fields import Fields
@@ -45,8 +46,10 @@ from scheduler_core.api.types import (
 )
 from scheduler_core.api.validation import (
     API_VALIDATION,
+    container_resource_name_problem,
     dns_label_problem,
     label_value_problem,
+    node_resource_name_problem,
     qualified_name_problem,
     subdomain_problem,
 )
@@ -374,12 +377,24 @@ def parse_toleration(fields: Fields) -> Toleration:
 # ---------------------------------------------------------------------------- pods
 
 
+def _check_resource_names(
+    fields: Fields, key: str, resources: Mapping[str, int], problem_of: Callable[[str], str | None]
+) -> None:
+    container = fields.object(key)
+    for name in resources:
+        problem = problem_of(name)
+        if problem and container is not None:
+            raise container.error(name, f'invalid resource name "{name[:80]}": {problem}')
+
+
 def _resource_requirements(fields: Fields | None) -> ResourceRequirements:
     if fields is None:
         return ResourceRequirements()
     fields.reject_unknown({"requests", "limits", "claims"})
     limits = fields.resources("limits")
     requests = fields.resources("requests")
+    _check_resource_names(fields, "limits", limits, container_resource_name_problem)
+    _check_resource_names(fields, "requests", requests, container_resource_name_problem)
     # API defaulting: a resource with a limit and no request is requested at its limit.
     for name, amount in limits.items():
         requests.setdefault(name, amount)
@@ -563,6 +578,8 @@ def parse_node(fields: Fields) -> Node:
         status_fields.reject_unknown(NODE_STATUS_FIELDS)
         capacity = status_fields.resources("capacity")
         allocatable = status_fields.resources("allocatable") if status_fields.has("allocatable") else dict(capacity)
+        _check_resource_names(status_fields, "capacity", capacity, node_resource_name_problem)
+        _check_resource_names(status_fields, "allocatable", allocatable, node_resource_name_problem)
         images = []
         for image in status_fields.objects("images"):
             image.reject_unknown({"names", "sizeBytes"})

@@ -1,6 +1,7 @@
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils.html import escape
 
 from playground.models import Scenario, ScenarioVersion
 from playground.scenarios import create_scenario
@@ -262,3 +263,24 @@ def test_extended_resources_can_be_added_to_a_node(client, editable):
     )
     assert response.status_code == 200
     assert node(editable).capacity["nvidia.com/gpu"] == "2"
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("example.com/<img src=x onerror=alert(1)>", "name part must consist of alphanumeric characters"),
+        ("gpu", "must be a standard resource type or fully qualified"),
+        ("kubernetes.io/gpu", "doesn't follow extended resource name standard"),
+    ],
+)
+def test_an_extended_resource_name_kubernetes_refuses_is_refused_naming_the_field(client, editable, name, says):
+    target = node(editable)
+    url = reverse("node-action", args=[editable.slug, target.pk, "capacity"])
+    response = post_board(client, editable, url, extended_name=name, extended_value="2")
+    assert response.status_code == 422
+    text = response.content.decode()
+    assert escape(f"status.capacity.{name}") in text and escape(says) in text
+    assert "<img" not in text  # escaped, never markup
+    assert name not in node(editable).capacity
+    editable.refresh_from_db()
+    assert editable.version == 1
