@@ -10,7 +10,7 @@ run: $(VENV)/.installed-runtime  ## install, migrate, load the gallery, serve at
 	export SECRET_KEY="$$(scripts/secret-key $(PY))" && \
 	$(PY) manage.py migrate --noinput && \
 	$(PY) manage.py load_gallery && \
-	exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) playground.asgi:application
+	exec $(PY) -m playground.serve -b $(HOST) -p $(PORT) playground.asgi:application
 
 test: $(VENV)/.installed-dev chromium services  ## install test tools and run the whole suite
 	scripts/run-tests

@@ -28,11 +28,12 @@ ZONE_LABEL = "topology.kubernetes.io/zone"
 
 
 def edit(scenario: Scenario, expected_version: int, change: Callable[[Scenario], None]) -> Scenario:
-    """Runs `change` on the locked scenario at the next version; all or nothing."""
+    """Runs `change` on the locked scenario at the next version; all or nothing (a version the
+    scenario's bounded history has no room for refuses the edit)."""
     with transaction.atomic():
         locked = bump(scenario.pk, expected_version)
         change(locked)
-        snapshot(locked)
+        snapshot(locked, bounded=True)
     return locked
 
 

@@ -2,7 +2,8 @@
 
 Sharing without accounts: a scenario's slug (the live link) is public to whoever has it; changing it
 needs the edit secret, stored only as a hash. Every saved state is a ScenarioVersion whose id is
-derived from its content, so a permalink always shows exactly that version.
+derived from its scenario and its content, so a permalink always shows exactly that version, and
+only its own scenario's (scenarios.permalink_for).
 """
 
 import hashlib
@@ -86,7 +87,7 @@ class Node(models.Model):
 
 
 class ScenarioVersion(models.Model):
-    """An immutable saved state. Its permalink id is a hash of its content."""
+    """An immutable saved state. Its permalink id is a hash of its scenario's slug and its content."""
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()

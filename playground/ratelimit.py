@@ -1,6 +1,6 @@
 """Token buckets per client address, for the requests that cost the server something: creating a
-scenario (blank, gallery copy, fork), starting a run (run, act), validating YAML, and replaying a
-run to explain a pod or show its traffic (inspect).
+scenario (blank, gallery copy, fork), starting a run (run, act), validating YAML, replaying a run
+to explain a pod or show its traffic (inspect), editing (edit, act) and trying an edit key (claim).
 
 Each scope has a bucket per client: it holds at most `burst` tokens and refills at `per_minute`; a
 request takes one token or is answered 429 with Retry-After and a message that says when to retry
@@ -42,6 +42,12 @@ DEFAULT_LIMITS = {
     # Explanations and traffic views replay the run up to the event shown: bounded, but not free.
     # The live traffic panel asks at most about once a second while a run plays.
     "inspect": Limit(burst=60, per_minute=120, what="explanations and traffic views"),
+    # Every edit stores a whole version (up to twice 256 KiB of YAML) and holds the server's one
+    # thread for Django's sync code while it parses (0.3 s for 256 KiB). Someone dragging chips makes
+    # a few a second at most, in bursts: 30 at once is a ten-second spree, then one every 2 s.
+    "edit": Limit(burst=30, per_minute=30, what="edits"),
+    # Edit keys are 192 random bits: guessing is hopeless, but each guess costs a request.
+    "claim": Limit(burst=10, per_minute=10, what="edit-key attempts"),
 }
 
 _lock = threading.Lock()  # makes take() atomic within a process
@@ -49,7 +55,8 @@ clock: Callable[[], float] = time.time  # wall time: buckets in a shared cache a
 
 
 def limits() -> dict[str, Limit]:
-    return getattr(settings, "RATE_LIMITS", DEFAULT_LIMITS)
+    """The defaults, with the scopes settings.RATE_LIMITS names replaced."""
+    return DEFAULT_LIMITS | getattr(settings, "RATE_LIMITS", {})
 
 
 def client_key(request: HttpRequest) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 
 import yaml
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Func, IntegerField, Sum
 
 from playground.models import PERMALINK_LENGTH, Node, Scenario, ScenarioVersion
 from scheduler_core.api.manifests import load_manifests, parse_object
@@ -14,6 +15,10 @@ from scheduler_core.errors import ManifestError
 
 MAX_NODES = 500
 MAX_WORKLOAD_BYTES = 256 * 1024
+# A scenario's history is bounded (every edit stores a whole version); a fork starts a fresh one.
+MAX_VERSIONS = 1000
+MAX_HISTORY_BYTES = 64 * 2**20  # the YAML its versions store: documents, workloads, configurations
+HISTORY_FULL = "Fork it to go on: a fork starts a fresh history."
 DEFAULT_CAPACITY = {"cpu": "4", "memory": "16Gi", "pods": "110"}
 HOSTNAME_LABEL = "kubernetes.io/hostname"
 
@@ -114,18 +119,56 @@ def validate_workload(text: str) -> list[ValidationProblem]:
 # ---------------------------------------------------------------------------- versions
 
 
-def permalink_for(document: str, title: str) -> str:
-    digest = hashlib.sha256(f"{title}\n\0{document}".encode()).hexdigest()
+def permalink_for(slug: str, document: str, title: str) -> str:
+    """A version's id: its scenario and its content. The scenario is part of it so that the same
+    content in two scenarios is two versions, each its scenario's own (a version found by content
+    alone belonged to whichever scenario saved it first, and its page led to that scenario)."""
+    digest = hashlib.sha256(f"{slug}\n\0{title}\n\0{document}".encode()).hexdigest()
     return digest[:PERMALINK_LENGTH]
 
 
-def snapshot(scenario: Scenario) -> ScenarioVersion:
-    """The immutable version for the scenario's current content (the same content, the same permalink)."""
+class StoredLength(Func):
+    """The size of a text column: octets on PostgreSQL (read from the TOAST header, not the value),
+    characters on SQLite (which has no octet_length before 3.43); the same for ASCII YAML."""
+
+    function = "OCTET_LENGTH"
+    output_field = IntegerField()
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return super().as_sql(compiler, connection, function="LENGTH", **extra)
+
+
+def _size(amount: int) -> str:
+    return f"{amount / 2**20:g} MiB" if amount >= 2**20 else f"{amount / 2**10:g} KiB"
+
+
+def check_history_room(scenario: Scenario, document: str) -> None:
+    """Refuses (InvalidEdit) a version the scenario's bounded history has no room for."""
+    stored = ScenarioVersion.objects.filter(scenario=scenario).aggregate(
+        count=Count("pk"),
+        size=Sum(StoredLength("document") + StoredLength("workload_yaml") + StoredLength("scheduler_config_yaml")),
+    )
+    adding = len(document) + len(scenario.workload_yaml) + len(scenario.scheduler_config_yaml)
+    if stored["count"] >= MAX_VERSIONS:
+        limit = f"it keeps at most {MAX_VERSIONS:,} versions"
+    elif (stored["size"] or 0) + adding > MAX_HISTORY_BYTES:
+        limit = f"its versions keep at most {_size(MAX_HISTORY_BYTES)} of YAML"
+    else:
+        return
+    raise InvalidEdit(f"This scenario's history is full: {limit}. {HISTORY_FULL}")
+
+
+def snapshot(scenario: Scenario, *, bounded: bool = False) -> ScenarioVersion:
+    """The immutable version for the scenario's current content (the same content, the same
+    permalink), looked up among this scenario's own versions only. With `bounded` (an edit), a new
+    version must fit in the scenario's history (check_history_room)."""
     document = export_document(scenario)
-    permalink = permalink_for(document, scenario.title)
-    existing = ScenarioVersion.objects.filter(permalink=permalink).first()
+    permalink = permalink_for(scenario.slug, document, scenario.title)
+    existing = ScenarioVersion.objects.filter(scenario=scenario, permalink=permalink).first()
     if existing is not None:
         return existing
+    if bounded:
+        check_history_room(scenario, document)
     try:
         with transaction.atomic():
             return ScenarioVersion.objects.create(
@@ -140,7 +183,12 @@ def snapshot(scenario: Scenario) -> ScenarioVersion:
                 scheduler_config_yaml=scenario.scheduler_config_yaml,
             )
     except IntegrityError:
-        return ScenarioVersion.objects.get(permalink=permalink)
+        # Another request saved the same content meanwhile. Were it another scenario's permalink
+        # (48 bits alike), this refuses rather than hand that version over.
+        existing = ScenarioVersion.objects.filter(scenario=scenario, permalink=permalink).first()
+        if existing is None:
+            raise
+        return existing
 
 
 @transaction.atomic

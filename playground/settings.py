@@ -149,9 +149,27 @@ STATIC_ROOT = VAR_DIR / "static"
 SERVESTATIC_USE_FINDERS = True
 SERVESTATIC_AUTOREFRESH = DEBUG
 
+# Edit keys never reach a log (old edit links carry one in their path): the request loggers and the
+# console redact them (playground/redaction.py); Daphne's access log does too (playground/serve.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_edit_keys": {"()": "playground.redaction.RedactEditKeys"}},
+    "formatters": {
+        "django.server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}", "style": "{"}
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact_edit_keys"]},
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},
+    },
+    "loggers": {
+        "django.request": {"filters": ["redact_edit_keys"]},
+        "django.server": {
+            "handlers": ["django.server"],
+            "level": "INFO",
+            "propagate": False,
+            "filters": ["redact_edit_keys"],
+        },
+    },
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
 }

@@ -83,8 +83,9 @@ def create_scenario(env: dict[str, str], text: str) -> dict[str, str]:
 
 
 class ServerProcess:
-    """A process of the app (`arguments` after the Python executable), logging to a file of the
-    server's var dir: a pipe nobody reads fills up and then blocks the process's logging."""
+    """A process of the app (`arguments` after the Python executable), its stdout and stderr (the
+    access log, the logging) to a file of the server's var dir: a pipe nobody reads fills up and
+    then blocks the process's logging."""
 
     def __init__(self, env: dict[str, str], arguments: list[str], log_name: str) -> None:
         self.env = env
@@ -94,7 +95,7 @@ class ServerProcess:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, *self.arguments], cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=self.log
+            [sys.executable, *self.arguments], cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log
         )
 
     def kill(self) -> None:
@@ -119,7 +120,8 @@ class DaphneServer(ServerProcess):
     def __init__(self, env: dict[str, str], port: int | None = None) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        daphne = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "playground.asgi:application"]
+        # Through playground.serve, as `make run` starts it (an access log that redacts edit keys).
+        daphne = ["-m", "playground.serve", "-b", "127.0.0.1", "-p", str(self.port), "playground.asgi:application"]
         super().__init__(env, daphne, f"daphne-{self.port}.log")
 
     def start(self) -> None:

@@ -14,6 +14,7 @@ from playground.views.editing import (
 from playground.views.pages import (
     board_partial,
     claim_edit,
+    claim_edit_link,
     embed,
     export_yaml,
     fork_scenario,
@@ -35,6 +36,7 @@ __all__ = [
     "add_nodes_from_template",
     "board_partial",
     "claim_edit",
+    "claim_edit_link",
     "compare_page",
     "edit_palette",
     "embed",

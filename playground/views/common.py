@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from playground.broadcast import notify_scenario_changed
 from playground.models import Scenario
 from playground.preview import preview
+from playground.ratelimit import rate_limited
 from playground.scenarios import (
     DEFAULT_CAPACITY,
     InvalidEdit,
@@ -209,7 +210,10 @@ def palette_context(scenario: Scenario) -> dict[str, Any]:
 def page_context(request: HttpRequest, scenario: Scenario) -> dict[str, Any]:
     secret = editor_secret(request, scenario)
     return palette_context(scenario) | {
-        "edit_url": request.build_absolute_uri(reverse("claim-edit", args=[scenario.slug, secret])) if secret else "",
+        # The key goes in the fragment: a browser sends it to no server, log or Referer (claim_edit).
+        "edit_url": request.build_absolute_uri(reverse("claim-edit", args=[scenario.slug])) + "#" + secret
+        if secret
+        else "",
         "live_url": request.build_absolute_uri(reverse("scenario", args=[scenario.slug])),
         "default_capacity": DEFAULT_CAPACITY,
         "validate_url": reverse("validate"),
@@ -231,6 +235,7 @@ def editing(view: EditView) -> Callable[..., HttpResponseBase]:
 
     @wraps(view)
     @require_POST
+    @rate_limited("edit")
     def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponseBase:
         scenario = get_object_or_404(Scenario, slug=slug)
         if not editor_secret(request, scenario):

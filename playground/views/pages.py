@@ -2,8 +2,10 @@
 editor's validation as you type."""
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
@@ -73,17 +75,64 @@ def board_partial(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "scenario.html#board", board_context(request, scenario))
 
 
-def claim_edit(request: HttpRequest, slug: str, secret: str) -> HttpResponse:
+WRONG_EDIT_KEY = (
+    "That edit key does not open this scenario: nothing was changed. Check that you copied the whole"
+    " edit link, or ask whoever shared the scenario for it."
+)
+MAX_EDIT_KEY_CHARACTERS = 200  # keys are 32 characters; a pasted link is longer, a novel is not a key
+
+
+def _private(response: HttpResponseBase, referrer_policy: str = "no-referrer") -> HttpResponseBase:
+    """Stored by no browser or proxy, and its address sent to no other site."""
+    add_never_cache_headers(response)
+    response["Referrer-Policy"] = referrer_policy
+    return response
+
+
+def _edit_key(pasted: str) -> str:
+    """The key from what was posted or pasted: the key, or a whole edit link (new or old form)."""
+    key = pasted.strip()[:MAX_EDIT_KEY_CHARACTERS]
+    for marker in ("#", "/edit/"):
+        if marker in key:
+            key = key.rsplit(marker, 1)[1]
+    return key.strip("/ ")
+
+
+@rate_limited("claim")  # a wrong key is a guess: guesses are slowed down like any other costly request
+def _claim(request: HttpRequest, scenario: Scenario, key: str) -> HttpResponse:
+    if not scenario.check_edit_secret(key):
+        return render(request, "claim_edit.html", {"scenario": scenario, "error": WRONG_EDIT_KEY}, status=403)
+    remember_editor(request, scenario, key)
+    response = HttpResponseRedirect(reverse("scenario", args=[scenario.slug]))
+    response.status_code = 303  # See Other: the scenario, fetched with GET
+    return response
+
+
+def claim_edit(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """The edit link, /s/<slug>/edit#<key>. Its key is in the fragment, which a browser never sends
+    to a server (nor into a log or a Referer): GET renders a page whose script posts the fragment
+    (with a field to paste the key into, without script); POST claims the edit rights."""
     scenario = get_object_or_404(Scenario, slug=slug)
-    if not scenario.check_edit_secret(secret):
-        raise Http404("no such edit link")
-    remember_editor(request, scenario, secret)
-    return redirect("scenario", slug=slug)
+    if request.method == "POST":
+        return _private(_claim(request, scenario, _edit_key(request.POST.get("key", ""))))
+    # same-origin, not no-referrer: a form posted from a no-referrer page carries "Origin: null",
+    # which Django's CSRF check refuses. This page's address holds no key, so it reveals nothing.
+    return _private(render(request, "claim_edit.html", {"scenario": scenario}), "same-origin")
+
+
+def claim_edit_link(request: HttpRequest, slug: str, secret: str) -> HttpResponseBase:
+    """Edit links of the old form, /s/<slug>/edit/<key>: they still grant editing, and move on at once
+    to an address without the key (the server's logs never hold it: playground/redaction.py)."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    return _private(_claim(request, scenario, _edit_key(secret)))
 
 
 def version_page(request: HttpRequest, permalink: str) -> HttpResponse:
-    version = get_object_or_404(ScenarioVersion, permalink=permalink)
-    return render(request, "version.html", {"version": version, "embed": False})
+    """A version shows its own content only; the live scenario (which may have moved on privately)
+    is linked for its editor alone."""
+    version = get_object_or_404(ScenarioVersion.objects.select_related("scenario"), permalink=permalink)
+    live_url = reverse("scenario", args=[version.scenario.slug]) if editor_secret(request, version.scenario) else ""
+    return render(request, "version.html", {"version": version, "embed": False, "live_url": live_url})
 
 
 # The embed view is made to be framed by any site: the one page without frame-ancestors 'none'.

@@ -36,6 +36,7 @@ def start_run(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@rate_limited("edit")  # an act is an edit (a new version), then a run
 @rate_limited("run")
 def act(request: HttpRequest, slug: str) -> HttpResponse:
     """An operation at the run's current time: appended to the timeline as an Action, then re-run."""

@@ -107,12 +107,13 @@ def test_the_edit_link_grants_editing_in_another_browser(client, editable):
 
     secret = client.session[f"edit:{editable.slug}"]
     other = Client()
-    assert other.get(reverse("claim-edit", args=[editable.slug, secret])).status_code == 302
+    claimed = other.post(reverse("claim-edit", args=[editable.slug]), {"key": secret})
+    assert claimed.status_code == 303 and claimed["Location"] == reverse("scenario", args=[editable.slug])
     target = node(editable)
     url = reverse("node-action", args=[editable.slug, target.pk, "cordon"])
     assert other.post(url, {"version": editable.version}, headers=HTMX).status_code == 200
     assert node(editable).unschedulable
-    assert Client().get(reverse("claim-edit", args=[editable.slug, "wrong"])).status_code == 404
+    assert Client().post(reverse("claim-edit", args=[editable.slug]), {"key": "wrong"}).status_code == 403
 
 
 def test_the_edit_secret_is_stored_hashed(editable, client):

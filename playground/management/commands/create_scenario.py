@@ -36,6 +36,8 @@ class Command(BaseCommand):
         links = {
             "slug": scenario.slug,
             "view": reverse("scenario", args=[scenario.slug]),
-            "edit": reverse("claim-edit", args=[scenario.slug, secret]),
+            # The old form, which claims on GET (scripts and tests follow it; no log keeps the key).
+            # People are given /s/<slug>/edit#<key> (the Share panel).
+            "edit": reverse("claim-edit-link", args=[scenario.slug, secret]),
         }
         self.stdout.write(json.dumps(links))
