@@ -37,3 +37,33 @@ def test_status_fragment_lists_each_service(client):
     assert "database: ok" in html
     assert "channel layer: ok" in html
     assert "<html" not in html  # a fragment, not the page
+
+
+@pytest.fixture
+def database_refusing_writes():
+    """This connection's database answers reads and refuses writes, for real: SQLite's query_only
+    pragma (what a read-only file does), PostgreSQL's read-only transaction (what a hot standby or
+    default_transaction_read_only does). Undone afterwards (PostgreSQL: by the test's rollback)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("PRAGMA query_only = ON")
+        else:
+            cursor.execute("SET TRANSACTION READ ONLY")
+    yield
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA query_only = OFF")
+
+
+def test_healthz_answers_503_naming_the_database_when_it_refuses_writes(client, database_refusing_writes):
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "unavailable"
+    assert body["checks"]["database"].startswith("refuses writes: ")
+    assert "read" in body["checks"]["database"].lower()  # the driver's own words: readonly, read-only
+    assert body["checks"]["channel_layer"] == "ok"
+    page = client.get("/status", headers={"HX-Request": "true"}).content.decode()
+    assert "refuses writes" in page  # the footer's badge says it too
