@@ -148,7 +148,8 @@ def _check_args(op: str, spec: Fields, target: Target | None) -> None:
     if op in node_ops and target is not None and target.kind != "Node":
         raise spec.error("target", f"{op} acts on a Node, not a {target.kind}")
     if op == "scale":
-        if spec.integer("replicas", minimum=0) is None:
+        # As `kubectl scale` writes it: the scale subresource's autoscaling/v1 ScaleSpec (an int32).
+        if spec.int32("replicas", "ScaleSpec", minimum=0) is None:
             raise spec.error("replicas", "Required value")
     elif op == "set-image":
         if not spec.string("image"):

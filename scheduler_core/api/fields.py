@@ -5,6 +5,7 @@ bad value becomes a ManifestError that names the document, the field and the lin
 engine does not know are reported, not dropped (kubectl's strict field validation does the same).
 """
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -14,6 +15,10 @@ from scheduler_core.errors import ManifestError, QuantityError
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
+INT32_MAX = 2**31 - 1
+INT32_MIN = -(2**31)
+_INDEX = re.compile(r"\[\d+\]")
+_LIST_ITEM = re.compile(r"^items\[\d+\]\.")  # a v1 List's item is decoded as an object of its own
 _TYPE_NAMES = {str: "a string", int: "an integer", bool: "a boolean", dict: "an object", list: "a list"}
 
 
@@ -78,6 +83,13 @@ class Fields:
             raise self.error(key, f"must be greater than or equal to {minimum}")
         return value
 
+    def int32(self, key: str, go_struct: str, default: int | None = None, *, minimum: int | None = None) -> int | None:
+        """An int32 field of the Go struct `go_struct` (k8s.io/api's name, e.g. DeploymentSpec)."""
+        value = self._typed(key, int, None)
+        if value is not None and not INT32_MIN <= value <= INT32_MAX:
+            raise self.error(key, int32_overflow(value, go_struct, self.path_of(key)))
+        return self.integer(key, default, minimum=minimum)
+
     def boolean(self, key: str, default: bool = False) -> bool:
         value: bool = self._typed(key, bool, default)
         return value
@@ -91,12 +103,15 @@ class Fields:
             raise self.error(key, f'Unsupported value: "{value}": supported values: {choices}')
         return value
 
-    def int_or_string(self, key: str) -> int | str | None:
+    def int_or_string(self, key: str, go_struct: str = "") -> int | str | None:
+        """An IntOrString; with `go_struct`, the struct holding it, whose integer form is an int32."""
         value = self.data.get(key)
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise self.error(key, f"must be an integer or a percentage string, not {_describe(value)}")
+        if go_struct and isinstance(value, int) and not INT32_MIN <= value <= INT32_MAX:
+            raise self.error(key, int32_overflow(value, go_struct, self.path_of(key)))
         if isinstance(value, str):
             digits = value[:-1] if value.endswith("%") else value
             if not (digits.isascii() and digits.isdigit()):  # not "²": isdigit() alone takes superscripts
@@ -187,6 +202,15 @@ class Fields:
         if not isinstance(value, list):
             raise self.error(key, f"must be a list, not {_describe(value)}")
         return value
+
+
+def int32_overflow(value: int, go_struct: str, path: str) -> str:
+    """What the API server answers for a number that does not fit an int32 field: its JSON decoder's
+    UnmarshalTypeError (sigs.k8s.io/json, internal/golang/encoding/json/decode.go literalStore),
+    naming the innermost struct and the field's JSON path without list indexes."""
+    go_path = _INDEX.sub("", _LIST_ITEM.sub("", path))
+    number = _scalar_text(value)  # the YAML reader refuses an integer str() could not print
+    return f"json: cannot unmarshal number {number} into Go struct field {go_struct}.{go_path} of type int32"
 
 
 def _describe(value: Any) -> str:

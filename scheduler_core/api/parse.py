@@ -285,7 +285,7 @@ def _node_affinity(fields: Fields | None) -> NodeAffinity | None:
     preferred = []
     for item in fields.objects(preferred_key):
         item.reject_unknown({"weight", "preference"})
-        weight = _weight(item)
+        weight = _weight(item, "PreferredSchedulingTerm")
         preference = item.object("preference")
         if preference is None:
             raise item.error("preference", "Required value")
@@ -293,8 +293,8 @@ def _node_affinity(fields: Fields | None) -> NodeAffinity | None:
     return NodeAffinity(required, tuple(preferred))
 
 
-def _weight(fields: Fields) -> int:
-    weight = fields.integer("weight")
+def _weight(fields: Fields, go_struct: str) -> int:
+    weight = fields.int32("weight", go_struct)
     if weight is None:
         raise fields.error("weight", "Required value")
     if not 1 <= weight <= 100:
@@ -312,7 +312,7 @@ def _pod_affinity(fields: Fields | None) -> PodAffinity | None:
     preferred = []
     for item in fields.objects(preferred_key):
         item.reject_unknown({"weight", "podAffinityTerm"})
-        weight = _weight(item)
+        weight = _weight(item, "WeightedPodAffinityTerm")
         term = item.object("podAffinityTerm")
         if term is None:
             raise item.error("podAffinityTerm", "Required value")
@@ -409,10 +409,10 @@ def _probe(fields: Fields | None) -> Probe | None:
         return None
     fields.reject_unknown(PROBE_FIELDS)
     return Probe(
-        initial_delay_seconds=fields.integer("initialDelaySeconds", 0, minimum=0) or 0,
-        period_seconds=fields.integer("periodSeconds", 10, minimum=1) or 10,
-        success_threshold=fields.integer("successThreshold", 1, minimum=1) or 1,
-        failure_threshold=fields.integer("failureThreshold", 3, minimum=1) or 3,
+        initial_delay_seconds=fields.int32("initialDelaySeconds", "Probe", 0, minimum=0) or 0,
+        period_seconds=fields.int32("periodSeconds", "Probe", 10, minimum=1) or 10,
+        success_threshold=fields.int32("successThreshold", "Probe", 1, minimum=1) or 1,
+        failure_threshold=fields.int32("failureThreshold", "Probe", 3, minimum=1) or 3,
     )
 
 
@@ -422,10 +422,10 @@ def parse_container(fields: Fields, *, init: bool) -> Container:
     ports = []
     for port in fields.objects("ports"):
         port.reject_unknown({"containerPort", "hostPort", "hostIP", "protocol", "name"})
-        container_port = port.integer("containerPort")
+        container_port = port.int32("containerPort", "ContainerPort")
         if container_port is None or not 1 <= container_port <= 65535:
             raise port.error("containerPort", "Invalid value: must be between 1 and 65535, inclusive")
-        host_port = port.integer("hostPort", 0) or 0
+        host_port = port.int32("hostPort", "ContainerPort", 0) or 0
         if not 0 <= host_port <= 65535:
             raise port.error("hostPort", "Invalid value: must be between 1 and 65535, inclusive")
         protocol = port.one_of("protocol", ("TCP", "UDP", "SCTP"), default="TCP")
@@ -451,14 +451,14 @@ def parse_topology_spread_constraint(fields: Fields) -> TopologySpreadConstraint
             "nodeAffinityPolicy", "nodeTaintsPolicy", "matchLabelKeys",
         }
     )  # fmt: skip
-    max_skew = fields.integer("maxSkew")
+    max_skew = fields.int32("maxSkew", "TopologySpreadConstraint")
     if max_skew is None or max_skew < 1:
         raise fields.error("maxSkew", "Invalid value: must be greater than zero")
     topology_key = _required_str(fields, "topologyKey")
     when = fields.one_of("whenUnsatisfiable", ("DoNotSchedule", "ScheduleAnyway"))
     if when is None:
         raise fields.error("whenUnsatisfiable", "Required value")
-    min_domains = fields.integer("minDomains")
+    min_domains = fields.int32("minDomains", "TopologySpreadConstraint")
     if min_domains is not None:
         if min_domains < 1:
             raise fields.error("minDomains", "Invalid value: must be greater than 0")
@@ -510,7 +510,7 @@ def parse_pod_spec(parent: Fields, key: str = "spec") -> PodSpec:
             parse_topology_spread_constraint(item) for item in fields.objects("topologySpreadConstraints")
         ),
         scheduler_name=fields.string("schedulerName") or "default-scheduler",
-        priority=fields.integer("priority"),
+        priority=fields.int32("priority", "PodSpec"),
         priority_class_name=fields.string("priorityClassName"),
         preemption_policy=fields.one_of("preemptionPolicy", ("PreemptLowerPriority", "Never")),
         overhead=fields.resources("overhead"),
@@ -610,7 +610,7 @@ def parse_priority_class(fields: Fields) -> PriorityClass:
     fields.reject_unknown(
         {"apiVersion", "kind", "metadata", "value", "globalDefault", "preemptionPolicy", "description"}
     )
-    value = fields.integer("value")
+    value = fields.int32("value", "PriorityClass")
     if value is None:
         raise fields.error("value", "Required value")
     if value > 1_000_000_000:
@@ -634,8 +634,8 @@ def parse_pod_disruption_budget(fields: Fields) -> PodDisruptionBudget:
     if spec_fields is None:
         raise fields.error("spec", "Required value")
     spec_fields.reject_unknown({"selector", "minAvailable", "maxUnavailable", "unhealthyPodEvictionPolicy"})
-    min_available = spec_fields.int_or_string("minAvailable")
-    max_unavailable = spec_fields.int_or_string("maxUnavailable")
+    min_available = spec_fields.int_or_string("minAvailable", "PodDisruptionBudgetSpec")
+    max_unavailable = spec_fields.int_or_string("maxUnavailable", "PodDisruptionBudgetSpec")
     if min_available is not None and max_unavailable is not None:
         raise spec_fields.error("minAvailable", "Invalid value: minAvailable and maxUnavailable cannot be both set")
     status = PodDisruptionBudgetStatus()
@@ -649,11 +649,12 @@ def parse_pod_disruption_budget(fields: Fields) -> PodDisruptionBudget:
         )  # fmt: skip
         disrupted = status_fields.object("disruptedPods")
         disrupted_pods = {name: parse_timestamp(disrupted, name) or 0.0 for name in disrupted.data} if disrupted else {}
+        status_struct = "PodDisruptionBudgetStatus"
         status = PodDisruptionBudgetStatus(
-            disruptions_allowed=status_fields.integer("disruptionsAllowed", 0, minimum=0) or 0,
-            current_healthy=status_fields.integer("currentHealthy", 0, minimum=0) or 0,
-            desired_healthy=status_fields.integer("desiredHealthy", 0, minimum=0) or 0,
-            expected_pods=status_fields.integer("expectedPods", 0, minimum=0) or 0,
+            disruptions_allowed=status_fields.int32("disruptionsAllowed", status_struct, 0, minimum=0) or 0,
+            current_healthy=status_fields.int32("currentHealthy", status_struct, 0, minimum=0) or 0,
+            desired_healthy=status_fields.int32("desiredHealthy", status_struct, 0, minimum=0) or 0,
+            expected_pods=status_fields.int32("expectedPods", status_struct, 0, minimum=0) or 0,
             disrupted_pods=disrupted_pods,
         )
     return PodDisruptionBudget(

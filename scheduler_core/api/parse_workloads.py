@@ -87,8 +87,8 @@ def _selector_for_template(spec: Fields, template: PodTemplateSpec, *, required:
     return selector
 
 
-def _replicas(spec: Fields, default: int = 1) -> int:
-    replicas = spec.integer("replicas", default, minimum=0)
+def _replicas(spec: Fields, go_struct: str, default: int = 1) -> int:
+    replicas = spec.int32("replicas", go_struct, default, minimum=0)
     assert replicas is not None
     return replicas
 
@@ -130,8 +130,8 @@ def parse_deployment(fields: Fields) -> Deployment:
                     "rollingUpdate", "Forbidden: may not be specified when strategy `type` is 'Recreate'"
                 )
             rolling_fields.reject_unknown({"maxSurge", "maxUnavailable"})
-            surge = rolling_fields.int_or_string("maxSurge")
-            unavailable = rolling_fields.int_or_string("maxUnavailable")
+            surge = rolling_fields.int_or_string("maxSurge", "RollingUpdateDeployment")
+            unavailable = rolling_fields.int_or_string("maxUnavailable", "RollingUpdateDeployment")
             rolling = RollingUpdateDeployment(
                 max_surge="25%" if surge is None else surge,
                 max_unavailable="25%" if unavailable is None else unavailable,
@@ -143,13 +143,13 @@ def parse_deployment(fields: Fields) -> Deployment:
         spec=DeploymentSpec(
             selector=_selector_for_template(spec, template),
             template=template,
-            replicas=_replicas(spec),
+            replicas=_replicas(spec, "DeploymentSpec"),
             strategy_type=strategy_type,
             rolling_update=rolling,
-            min_ready_seconds=spec.integer("minReadySeconds", 0, minimum=0) or 0,
-            revision_history_limit=_or(spec.integer("revisionHistoryLimit", None, minimum=0), 10),
+            min_ready_seconds=spec.int32("minReadySeconds", "DeploymentSpec", 0, minimum=0) or 0,
+            revision_history_limit=_or(spec.int32("revisionHistoryLimit", "DeploymentSpec", None, minimum=0), 10),
             paused=spec.boolean("paused"),
-            progress_deadline_seconds=spec.integer("progressDeadlineSeconds", 600, minimum=1) or 600,
+            progress_deadline_seconds=spec.int32("progressDeadlineSeconds", "DeploymentSpec", 600, minimum=1) or 600,
         ),
     )
 
@@ -180,8 +180,8 @@ def parse_replica_set(fields: Fields) -> ReplicaSet:
         spec=ReplicaSetSpec(
             selector=_selector_for_template(spec, template),
             template=template,
-            replicas=_replicas(spec),
-            min_ready_seconds=spec.integer("minReadySeconds", 0, minimum=0) or 0,
+            replicas=_replicas(spec, "ReplicaSetSpec"),
+            min_ready_seconds=spec.int32("minReadySeconds", "ReplicaSetSpec", 0, minimum=0) or 0,
         ),
     )
 
@@ -205,8 +205,8 @@ def parse_stateful_set(fields: Fields) -> StatefulSet:
         rolling = strategy.object("rollingUpdate")
         if rolling is not None:
             rolling.reject_unknown({"partition", "maxUnavailable"})
-            partition = rolling.integer("partition", 0, minimum=0) or 0
-            max_unavailable = rolling.int_or_string("maxUnavailable")
+            partition = rolling.int32("partition", "RollingUpdateStatefulSetStrategy", 0, minimum=0) or 0
+            max_unavailable = rolling.int_or_string("maxUnavailable", "RollingUpdateStatefulSetStrategy")
     claims = tuple(_claim_template(item) for item in spec.objects("volumeClaimTemplates"))
     ordinals = spec.object("ordinals")
     retention = spec.object("persistentVolumeClaimRetentionPolicy")
@@ -220,7 +220,7 @@ def parse_stateful_set(fields: Fields) -> StatefulSet:
         spec=StatefulSetSpec(
             selector=_selector_for_template(spec, template),
             template=template,
-            replicas=_replicas(spec),
+            replicas=_replicas(spec, "StatefulSetSpec"),
             service_name=spec.string("serviceName"),
             pod_management_policy=spec.one_of(
                 "podManagementPolicy", ("OrderedReady", "Parallel"), default="OrderedReady"
@@ -230,9 +230,11 @@ def parse_stateful_set(fields: Fields) -> StatefulSet:
             partition=partition,
             max_unavailable=max_unavailable,
             volume_claim_templates=claims,
-            min_ready_seconds=spec.integer("minReadySeconds", 0, minimum=0) or 0,
-            revision_history_limit=_or(spec.integer("revisionHistoryLimit", None, minimum=0), 10),
-            ordinals_start=(ordinals.integer("start", 0, minimum=0) or 0) if ordinals is not None else 0,
+            min_ready_seconds=spec.int32("minReadySeconds", "StatefulSetSpec", 0, minimum=0) or 0,
+            revision_history_limit=_or(spec.int32("revisionHistoryLimit", "StatefulSetSpec", None, minimum=0), 10),
+            ordinals_start=(ordinals.int32("start", "StatefulSetOrdinals", 0, minimum=0) or 0)
+            if ordinals is not None
+            else 0,
             when_deleted=when_deleted,
             when_scaled=when_scaled,
         ),
@@ -293,8 +295,8 @@ def parse_daemon_set(fields: Fields) -> DaemonSet:
         rolling = strategy.object("rollingUpdate")
         if rolling is not None:
             rolling.reject_unknown({"maxUnavailable", "maxSurge"})
-            unavailable = rolling.int_or_string("maxUnavailable")
-            surge = rolling.int_or_string("maxSurge")
+            unavailable = rolling.int_or_string("maxUnavailable", "RollingUpdateDaemonSet")
+            surge = rolling.int_or_string("maxSurge", "RollingUpdateDaemonSet")
             max_unavailable = 1 if unavailable is None else unavailable
             max_surge = 0 if surge is None else surge
     return DaemonSet(
@@ -305,8 +307,8 @@ def parse_daemon_set(fields: Fields) -> DaemonSet:
             update_strategy_type=update_type,
             max_unavailable=max_unavailable,
             max_surge=max_surge,
-            min_ready_seconds=spec.integer("minReadySeconds", 0, minimum=0) or 0,
-            revision_history_limit=_or(spec.integer("revisionHistoryLimit", None, minimum=0), 10),
+            min_ready_seconds=spec.int32("minReadySeconds", "DaemonSetSpec", 0, minimum=0) or 0,
+            revision_history_limit=_or(spec.int32("revisionHistoryLimit", "DaemonSetSpec", None, minimum=0), 10),
         ),
     )
 
@@ -334,17 +336,19 @@ def _job_spec(spec: Fields) -> JobSpec:
     # SetDefaults_Job: completions default to 1 only when parallelism is unset too; a parallel Job
     # without completions is a work queue (done when any pod succeeds and the rest have finished).
     default_completions = None if "parallelism" in spec.data else 1
-    completions = spec.integer("completions", 1, minimum=0) if "completions" in spec.data else default_completions
+    completions = (
+        spec.int32("completions", "JobSpec", 1, minimum=0) if "completions" in spec.data else default_completions
+    )
     completion_mode = spec.one_of("completionMode", ("NonIndexed", "Indexed"), default="NonIndexed") or "NonIndexed"
     if completion_mode == "Indexed" and completions is None:
         raise spec.error("completions", "Required value: when completion mode is Indexed")
     return JobSpec(
         template=template,
-        parallelism=_or(spec.integer("parallelism", None, minimum=0), 1),
+        parallelism=_or(spec.int32("parallelism", "JobSpec", None, minimum=0), 1),
         completions=completions,
-        backoff_limit=_or(spec.integer("backoffLimit", None, minimum=0), 6),
+        backoff_limit=_or(spec.int32("backoffLimit", "JobSpec", None, minimum=0), 6),
         active_deadline_seconds=spec.integer("activeDeadlineSeconds", None, minimum=1),
-        ttl_seconds_after_finished=spec.integer("ttlSecondsAfterFinished", None, minimum=0),
+        ttl_seconds_after_finished=spec.int32("ttlSecondsAfterFinished", "JobSpec", None, minimum=0),
         completion_mode=completion_mode,
         suspend=spec.boolean("suspend"),
         selector=parse_label_selector(spec.object("selector")),
@@ -396,8 +400,10 @@ def parse_cron_job(fields: Fields) -> CronJob:
             or "Allow",
             suspend=spec.boolean("suspend"),
             starting_deadline_seconds=spec.integer("startingDeadlineSeconds", None, minimum=0),
-            successful_jobs_history_limit=_or(spec.integer("successfulJobsHistoryLimit", None, minimum=0), 3),
-            failed_jobs_history_limit=_or(spec.integer("failedJobsHistoryLimit", None, minimum=0), 1),
+            successful_jobs_history_limit=_or(
+                spec.int32("successfulJobsHistoryLimit", "CronJobSpec", None, minimum=0), 3
+            ),
+            failed_jobs_history_limit=_or(spec.int32("failedJobsHistoryLimit", "CronJobSpec", None, minimum=0), 1),
         ),
     )
 
@@ -413,14 +419,14 @@ def _scaling_rules(fields: Fields | None) -> HPAScalingRules | None:
     for item in fields.objects("policies"):
         item.reject_unknown({"type", "value", "periodSeconds"})
         policy_type = item.one_of("type", ("Pods", "Percent"))
-        value = item.integer("value", minimum=1)
-        period = item.integer("periodSeconds", minimum=1)
+        value = item.int32("value", "HPAScalingPolicy", minimum=1)
+        period = item.int32("periodSeconds", "HPAScalingPolicy", minimum=1)
         if policy_type is None or value is None or period is None:
             raise item.error_here("a policy needs type, value and periodSeconds")
         if period > 1800:
             raise item.error("periodSeconds", "Invalid value: must be less than or equal to 1800")
         policies.append(HPAScalingPolicy(policy_type, value, period))
-    window = fields.integer("stabilizationWindowSeconds", None, minimum=0)
+    window = fields.int32("stabilizationWindowSeconds", "HPAScalingRules", None, minimum=0)
     if window is not None and window > 3600:
         raise fields.error("stabilizationWindowSeconds", "Invalid value: must be less than or equal to 3600")
     tolerance = fields.data.get("tolerance")
@@ -441,10 +447,10 @@ def parse_hpa(fields: Fields) -> HorizontalPodAutoscaler:
     kind = ref.one_of("kind", ("Deployment", "ReplicaSet", "StatefulSet"))
     if kind is None or not ref.string("name"):
         raise ref.error_here("kind and name are required")
-    max_replicas = spec.integer("maxReplicas", minimum=1)
+    max_replicas = spec.int32("maxReplicas", "HorizontalPodAutoscalerSpec", minimum=1)
     if max_replicas is None:
         raise spec.error("maxReplicas", "Required value")
-    min_replicas = spec.integer("minReplicas", 1, minimum=1) or 1
+    min_replicas = spec.int32("minReplicas", "HorizontalPodAutoscalerSpec", 1, minimum=1) or 1
     if min_replicas > max_replicas:
         raise spec.error("minReplicas", "Invalid value: must be less than or equal to maxReplicas")
     metrics = []
@@ -464,7 +470,7 @@ def parse_hpa(fields: Fields) -> HorizontalPodAutoscaler:
         target_type = target.one_of("type", ("Utilization", "AverageValue"))
         if target_type is None:
             raise target.error("type", "Required value")
-        utilization = target.integer("averageUtilization", None, minimum=1)
+        utilization = target.int32("averageUtilization", "MetricTarget", None, minimum=1)
         if target_type == "Utilization" and utilization is None:
             raise target.error("averageUtilization", "Required value: must be set for Utilization")
         average_value = None
@@ -512,10 +518,10 @@ def parse_service(fields: Fields) -> Service:
     ports = []
     for item in spec.objects("ports"):
         item.reject_unknown({"name", "port", "targetPort", "nodePort", "protocol", "appProtocol"})
-        port = item.integer("port")
+        port = item.int32("port", "ServicePort")
         if port is None or not 1 <= port <= 65535:
             raise item.error("port", "Invalid value: must be between 1 and 65535, inclusive")
-        node_port = item.integer("nodePort")
+        node_port = item.int32("nodePort", "ServicePort")
         if node_port is not None and not 30000 <= node_port <= 32767:
             raise item.error("nodePort", "Invalid value: provided port is not in the valid range (30000-32767)")
         ports.append(
@@ -582,7 +588,7 @@ def _ingress_backend(backend: Fields | None, parent: Fields) -> tuple[str, int |
     port_value: int | str | None = None
     if port is not None:
         port.reject_unknown({"number", "name"})
-        port_value = port.integer("number") or port.string("name") or None
+        port_value = port.int32("number", "ServiceBackendPort") or port.string("name") or None
     name = service.string("name")
     if not name:
         raise service.error("name", "Required value")

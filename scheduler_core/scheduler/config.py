@@ -138,7 +138,7 @@ def _plugin_set(fields: Fields | None) -> PluginSet:
         name = item.string("name")
         if not name:
             raise item.error("name", "Required value")
-        weight = item.integer("weight", 0, minimum=0) or 0
+        weight = item.int32("weight", "Plugin", 0, minimum=0) or 0
         enabled.append(PluginRef(name, weight))
     disabled = []
     for item in fields.objects("disabled"):

@@ -596,7 +596,7 @@ FOUND = {
     ),
     "a maxSurge of 10^400": (
         _deployment("  strategy: {rollingUpdate: {maxSurge: 1" + "0" * 400 + "}}\n"),
-        "must be a 64-bit integer",
+        "into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32",
     ),
     "a maxSurge of 10^400 percent": (
         _deployment("  strategy: {rollingUpdate: {maxSurge: '1" + "0" * 400 + "%'}}\n"),
@@ -624,9 +624,9 @@ FOUND = {
         + "---\n" + _action("{at: 5s, op: scale, target: Deployment/web, replicas: 1}").split("---\n", 1)[1],
         None,
     ),
-    "a StatefulSet of 2^63 - 1 replicas (its controller made a list that long)": (
+    "a StatefulSet of 2^31 - 1 replicas (its controller made a list that long)": (
         f"{NODE}---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: web}}\nspec:\n"
-        f"  replicas: {2**63 - 1}\n  serviceName: web\n  podManagementPolicy: Parallel\n"
+        f"  replicas: {2**31 - 1}\n  serviceName: web\n  podManagementPolicy: Parallel\n"
         "  selector: {matchLabels: {app: web}}\n"
         "  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c, image: nginx}]}}\n",
         None,

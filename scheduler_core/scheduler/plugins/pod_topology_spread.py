@@ -71,7 +71,7 @@ def _default_constraint(item: Fields) -> TopologySpreadConstraint:
             "nodeAffinityPolicy", "nodeTaintsPolicy", "matchLabelKeys",
         }
     )  # fmt: skip
-    max_skew = item.integer("maxSkew", 0) or 0
+    max_skew = item.int32("maxSkew", "TopologySpreadConstraint", 0) or 0
     if max_skew <= 0:
         raise item.error("maxSkew", f"Invalid value: {max_skew}: not in valid range (0, inf)")
     topology_key = item.string("topologyKey")
@@ -93,7 +93,7 @@ def _default_constraint(item: Fields) -> TopologySpreadConstraint:
         max_skew=max_skew,
         topology_key=topology_key,
         when_unsatisfiable=when,
-        min_domains=item.integer("minDomains"),
+        min_domains=item.int32("minDomains", "TopologySpreadConstraint"),
         node_affinity_policy=item.one_of("nodeAffinityPolicy", ("Honor", "Ignore")),
         node_taints_policy=item.one_of("nodeTaintsPolicy", ("Honor", "Ignore")),
         match_label_keys=item.strings("matchLabelKeys"),
