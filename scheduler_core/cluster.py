@@ -43,7 +43,13 @@ class Cluster:
     """Objects by kind and key. Objects are immutable dataclasses with a `metadata`; an update
     replaces the stored object with a new one."""
 
-    def __init__(self, clock: Callable[[], float], rng: random.Random, max_events: int = 1_000_000) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        rng: random.Random,
+        max_events: int = 1_000_000,
+        max_objects: int | None = None,
+    ) -> None:
         self._clock = clock
         self._rng = rng
         self._objects: dict[str, dict[str, Any]] = {}
@@ -55,6 +61,8 @@ class Cluster:
         self._creations = 0
         self.events: list[Event] = []
         self.max_events = max_events
+        self.max_objects = max_objects
+        self._object_count = 0  # every kind's objects, for max_objects
         self.resource_version = 0
         # Admission: called on every create with the object, returning it (mutated) or raising.
         self.admission: list[Callable[[Any], Any]] = []
@@ -108,6 +116,8 @@ class Cluster:
         store = self._objects.setdefault(kind, {})
         if key in store:
             raise ConflictError(f'{kind.lower()}s "{obj.metadata.name}" already exists')
+        if self.max_objects is not None and self._object_count >= self.max_objects:
+            raise SimulationLimitError(f"the cluster holds more than {self.max_objects} objects")
         for admit in self.admission:
             obj = admit(obj)
         metadata = obj.metadata
@@ -116,6 +126,7 @@ class Cluster:
         metadata = replace(metadata, creation_timestamp=self._clock())
         obj = replace(obj, metadata=metadata)
         store[key] = obj
+        self._object_count += 1
         if kind == "Pod":
             self._creations += 1
             self._created[key] = self._creations
@@ -148,6 +159,7 @@ class Cluster:
         old = store.pop(key, None)
         if old is None:
             raise ConflictError(f'{kind.lower()}s "{key}" not found')
+        self._object_count -= 1
         if kind == "Pod":
             self._unbind(old)
             del self._created[key]

@@ -20,9 +20,16 @@ DEFAULT_STARTUP_SECONDS = 1.0
 
 @dataclass(slots=True)
 class SimulationOptions:
+    """How the run goes, and the bounds past which it stops with a SimulationLimitError. The bounds
+    only ever abort a run: a run that stays within them produces the same events with or without."""
+
     default_startup_seconds: float = DEFAULT_STARTUP_SECONDS
     max_events: int = 1_000_000
     max_steps_per_instant: int = 200_000
+    max_objects: int | None = None  # objects in the store at once (pods, ReplicaSets, ...), None: no bound
+    # CPU seconds the engine itself may spend running (time.thread_time(), so a server's other
+    # threads and what the caller does between events do not count), None: no bound.
+    max_cpu_seconds: float | None = None
 
 
 class Context(Protocol):
