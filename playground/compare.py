@@ -3,7 +3,7 @@
 A side is either a stored run, recomputed by simulating its version again with its seed (the engine
 is deterministic, so this is the run's final state without reading its events), or the scenario's
 current version under a scheduler configuration: a preset or a pasted KubeSchedulerConfiguration.
-Each simulation is bounded as runs are (MAX_RUN_EVENTS, DEFAULT_UNTIL_SECONDS) and its outcome
+Each simulation is bounded as a replay is (runs.run_options, DEFAULT_UNTIL_SECONDS) and its outcome
 cached per (document, configuration, seed), so reloading a comparison costs nothing.
 """
 
@@ -18,11 +18,10 @@ from typing import Any
 import yaml
 
 from playground.models import Run, ScenarioVersion
-from playground.runs import DEFAULT_UNTIL_SECONDS, MAX_RUN_EVENTS
+from playground.runs import DEFAULT_UNTIL_SECONDS, run_options
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.cluster import SimulationLimitError
 from scheduler_core.compare import Change, Comparison, NodeBalance, Outcome, compare_outcomes, outcome_of
-from scheduler_core.controllers.base import SimulationOptions
 from scheduler_core.errors import ManifestError
 from scheduler_core.scheduler.config import SchedulerConfiguration, parse_configuration
 from scheduler_core.simulation import Simulation
@@ -181,7 +180,7 @@ def outcome_for(document: str, config_yaml: str, seed: int) -> Outcome:
         except ManifestError as error:
             raise ConfigurationError(error) from None
     manifests = load_manifests(document, source="scenario")
-    simulation = Simulation(manifests, config, seed=seed, options=SimulationOptions(max_events=MAX_RUN_EVENTS))
+    simulation = Simulation(manifests, config, seed=seed, options=run_options(replay=True))
     simulation.run_to_end(until=DEFAULT_UNTIL_SECONDS)
     outcome = outcome_of(simulation)
     with _lock:

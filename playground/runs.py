@@ -34,9 +34,21 @@ from scheduler_core.simulation import Simulation
 logger = logging.getLogger(__name__)
 
 MAX_RUN_EVENTS = 20_000
+MAX_RUN_CPU_SECONDS = 120.0  # the engine's own CPU time for one run, in its thread or worker
+# A replay inside a request (explain, traffic, each side of a comparison) holds the thread that
+# every sync view shares, so it gets less: a run heavier than that can still be watched, not replayed.
+MAX_REPLAY_CPU_SECONDS = 30.0
+RUN_LIMITS = f"limits ({MAX_RUN_EVENTS:,} events, {MAX_RUN_CPU_SECONDS:g} s of CPU time)"
 DEFAULT_UNTIL_SECONDS = 3600.0  # a run stops after one simulated hour (CronJobs and HPAs never settle)
 BATCH_SIZE = 200
 FLUSH_SECONDS = 0.5
+
+
+def run_options(*, replay: bool = False) -> SimulationOptions:
+    """A run's bounds; a replay in a request has a smaller CPU budget (the bounds only abort: a
+    replay that finishes gives the run's events)."""
+    cpu = MAX_REPLAY_CPU_SECONDS if replay else MAX_RUN_CPU_SECONDS
+    return SimulationOptions(max_events=MAX_RUN_EVENTS, max_cpu_seconds=cpu)
 
 
 def pod_frame(pod: Pod) -> dict[str, Any]:
@@ -196,7 +208,7 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
             if run.version.scheduler_config_yaml.strip()
             else None
         )
-        simulation = Simulation(manifests, config, seed=run.seed, options=SimulationOptions(max_events=MAX_RUN_EVENTS))
+        simulation = Simulation(manifests, config, seed=run.seed, options=run_options())
         simulation.cluster.watch(lambda _change: heartbeat.beat())
         batch: list[RunEvent] = []
         flushed_at = time.monotonic()
@@ -348,7 +360,7 @@ def replay(run: Run, seq: int) -> Simulation:
     config = (
         parse_configuration(run.version.scheduler_config_yaml) if run.version.scheduler_config_yaml.strip() else None
     )
-    simulation = Simulation(manifests, config, seed=run.seed, options=SimulationOptions(max_events=MAX_RUN_EVENTS))
+    simulation = Simulation(manifests, config, seed=run.seed, options=run_options(replay=True))
     if seq <= 0:
         return simulation
     for index, _frame in enumerate(frames(simulation), start=1):

@@ -79,7 +79,8 @@ def editable_slugs(request: HttpRequest) -> list[str]:
 def board_context(request: HttpRequest, scenario: Scenario, message: str = "", error: str = "") -> dict[str, Any]:
     nodes = list(scenario.nodes.all())
     version = snapshot(scenario)  # content-addressed: the same content is the same version
-    placement = preview(version.permalink, version.cluster_document)
+    # Computed off the request, single-flight; not ready yet, the board shows "Placing pods…".
+    placement = preview(version.cluster_document)
     group_by = request.GET.get("group") or request.POST.get("group") or ""
     then_by = request.GET.get("then") or request.POST.get("then") or ""
     view = "table" if (request.GET.get("view") or request.POST.get("view")) == "table" else "cards"
@@ -150,7 +151,7 @@ def _card(node: Any, placement: Any) -> dict[str, Any]:
                 "used": used,
                 "total": total,
                 "percent": min(100, round(100 * used / total)) if total else (100 if used else 0),
-                "used_text": _format(name, used),
+                "used_text": _format(name, used) if placement.ready else "…",  # not placed yet
                 "total_text": capacity.get(name, "0"),
             }
         )

@@ -21,6 +21,7 @@ from playground.scenarios import (
 )
 from playground.views.common import editor_secret, int_param
 from playground.why_not import why_not
+from scheduler_core.cluster import SimulationLimitError
 from scheduler_core.errors import ManifestError
 
 
@@ -105,6 +106,8 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         explanation = runs.explain_at(run, pod_key, seq)
     except ManifestError as error:
         return render(request, "explain.html", {"error": error.message, "pod_key": pod_key}, status=404)
+    except SimulationLimitError as error:  # the replay's CPU budget (runs.MAX_REPLAY_CPU_SECONDS)
+        return render(request, "explain.html", {"error": f"{error} (a replay's limit)", "pod_key": pod_key}, status=422)
     plugins = [name for name in explanation.weights if any(name in node.scores for node in explanation.nodes)]
     asked_node = request.GET.get("node", "")[:253]
     context = {
