@@ -46,6 +46,8 @@ DEFAULT_LIMITS = {
     # thread for Django's sync code while it parses (0.3 s for 256 KiB). Someone dragging chips makes
     # a few a second at most, in bursts: 30 at once is a ten-second spree, then one every 2 s.
     "edit": Limit(burst=30, per_minute=30, what="edits"),
+    # A palette chip is one small row update, no version: cheaper than an edit, still a write.
+    "palette": Limit(burst=60, per_minute=60, what="palette changes"),
     # Edit keys are 192 random bits: guessing is hopeless, but each guess costs a request.
     "claim": Limit(burst=10, per_minute=10, what="edit-key attempts"),
 }

@@ -6,6 +6,7 @@ from django.views.decorators.http import require_POST
 
 from playground import board, importing, palette
 from playground.models import Scenario
+from playground.ratelimit import rate_limited
 from playground.scenarios import (
     DEFAULT_CAPACITY,
     InvalidEdit,
@@ -86,6 +87,7 @@ def save_details(request: HttpRequest, scenario: Scenario, version: int) -> Scen
 
 
 @require_POST
+@rate_limited("palette")
 def edit_palette(request: HttpRequest, slug: str) -> HttpResponse:
     """Adds a chip to the scenario's own palette, or removes one (op=add|remove)."""
     scenario = get_object_or_404(Scenario, slug=slug)

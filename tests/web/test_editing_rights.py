@@ -191,3 +191,12 @@ def test_renaming_changes_the_title_on_the_page(client):
     assert response.status_code == 200
     assert b'id="scenario-title"' in response.content and b'hx-swap-oob="true"' in response.content
     assert b"Payments" in response.content
+
+
+def test_palette_changes_are_rate_limited_per_client(client):
+    scenario = new_scenario(client)
+    url = reverse("edit-palette", args=[scenario.slug])
+    answers = [
+        client.post(url, {"op": "remove", "kind": "label", "key": "x"}, headers=HTMX).status_code for _ in range(61)
+    ]
+    assert answers[:60] == [200] * 60 and answers[60] == 429
