@@ -149,6 +149,7 @@ function adopt(next) {
     settle();
     return "followed";
   }
+  if (conflict?.version === next.version) return "conflict"; // already shown (a board refresh)
   const merged = mergeTexts(base.text, text, next.text, { mine: "yours", theirs: `v${next.version}` });
   if (merged.clean) {
     editor.setText(merged.text);
@@ -165,6 +166,7 @@ function adopt(next) {
 }
 
 function settle() {
+  if (conflict) say("");
   conflict = null;
   if (panel) panel.hidden = true;
   localStorage.removeItem(draftKey);
@@ -204,7 +206,10 @@ function showConflict(merged, theirs) {
   );
   panel.append(actions);
   panel.hidden = false;
-  panel.querySelector("button")?.focus();
+  // Told, not moved: focus stays where the person is typing.
+  say(`v${theirs.version} was saved elsewhere and changes the lines you are editing: choose below what to do.`, {
+    tone: "warn",
+  });
 }
 
 function side(label, lines) {
@@ -331,7 +336,8 @@ function start() {
   pruneOtherDrafts();
   const draft = readJSON(draftKey);
   if (draft?.text && draft.text !== saved.text) {
-    base = { version: draft.version, text: draft.baseText };
+    // A draft can only be based on a version this scenario has had; otherwise it is an edit of the current one.
+    base = draft.version <= saved.version ? { version: draft.version, text: draft.baseText } : saved;
     editor.setText(draft.text);
     const outcome = draft.version < saved.version ? adopt(saved) : "same";
     const when = clock(draft.at);

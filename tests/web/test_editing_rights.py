@@ -1,6 +1,8 @@
 """Edit rights without limits, the palette, saves that lose nothing (issue #12, items 1-4, the
 server's side; tests/browser/test_editing_safety.py drives the page)."""
 
+import time
+
 import pytest
 from django.core import signing
 from django.urls import reverse
@@ -196,7 +198,10 @@ def test_renaming_changes_the_title_on_the_page(client):
 def test_palette_changes_are_rate_limited_per_client(client):
     scenario = new_scenario(client)
     url = reverse("edit-palette", args=[scenario.slug])
-    answers = [
-        client.post(url, {"op": "remove", "kind": "label", "key": "x"}, headers=HTMX).status_code for _ in range(61)
-    ]
-    assert answers[:60] == [200] * 60 and answers[60] == 429
+    started = time.monotonic()
+    answers = []
+    while 429 not in answers and len(answers) < 200:
+        answers.append(client.post(url, {"op": "remove", "kind": "label", "key": "x"}, headers=HTMX).status_code)
+    refilled = (time.monotonic() - started) * 60 / 60  # 60 a minute come back while the burst is spent
+    assert answers[:60] == [200] * 60 and answers[-1] == 429
+    assert len(answers) - 1 <= 60 + refilled + 1
