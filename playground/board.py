@@ -37,6 +37,16 @@ def edit(scenario: Scenario, expected_version: int, change: Callable[[Scenario],
     return locked
 
 
+def check_key_and_value(kind: str, key: str, value: str) -> None:
+    """A label's (or a taint's) key and value as Kubernetes accepts them on a node, else InvalidEdit."""
+    problem = qualified_name_problem(key)
+    if problem:
+        raise InvalidEdit(f'invalid {kind} key "{key[:80]}": {problem}')
+    problem = label_value_problem(value)
+    if problem:
+        raise InvalidEdit(f'invalid {kind} value "{value[:80]}": {problem}')
+
+
 def _node(scenario: Scenario, node_id: int) -> Node:
     node = scenario.nodes.filter(pk=node_id).first()
     if node is None:
@@ -202,12 +212,7 @@ def set_label(scenario: Scenario, version: int, node_id: int, key: str, value: s
     def change(locked: Scenario) -> None:
         node = _node(locked, node_id)
         wanted_key, wanted_value = key.strip(), value.strip()
-        problem = qualified_name_problem(wanted_key)
-        if problem:
-            raise InvalidEdit(f'invalid label key "{wanted_key[:80]}": {problem}')
-        problem = label_value_problem(wanted_value)
-        if problem:
-            raise InvalidEdit(f'invalid label value "{wanted_value[:80]}": {problem}')
+        check_key_and_value("label", wanted_key, wanted_value)
         if old_key and old_key != wanted_key:
             node.labels.pop(old_key, None)
         node.labels[wanted_key] = wanted_value

@@ -4,10 +4,9 @@ chip changes no cluster until it is dropped on a node."""
 
 from django.db import transaction
 
-from playground.board import TAINT_EFFECTS
+from playground.board import TAINT_EFFECTS, check_key_and_value
 from playground.models import Scenario
 from playground.scenarios import InvalidEdit
-from scheduler_core.api.validation import label_value_problem, qualified_name_problem
 
 MAX_PALETTE_CHIPS = 40
 Chip = dict[str, str]
@@ -18,12 +17,7 @@ def chip(kind: str, key: str, value: str = "", effect: str = "") -> Chip:
     key, value = key.strip(), value.strip()
     if kind not in ("label", "taint"):
         raise InvalidEdit("a palette chip is a label or a taint")
-    problem = qualified_name_problem(key)
-    if problem:
-        raise InvalidEdit(f'invalid {kind} key "{key[:80]}": {problem}')
-    problem = label_value_problem(value)
-    if problem:
-        raise InvalidEdit(f'invalid {kind} value "{value[:80]}": {problem}')
+    check_key_and_value(kind, key, value)
     if kind == "taint":
         if effect not in TAINT_EFFECTS:
             raise InvalidEdit(f"taint effect must be one of {', '.join(TAINT_EFFECTS)}")
