@@ -12,7 +12,7 @@ run: $(VENV)/.installed-runtime  ## install, migrate, load the gallery, serve at
 	$(PY) manage.py load_gallery && \
 	exec $(PY) -m playground.serve -b $(HOST) -p $(PORT) playground.asgi:application
 
-test: $(VENV)/.installed-dev chromium services  ## install test tools and run the whole suite
+test: $(VENV)/.installed-dev node_modules/.installed chromium services  ## install test tools and run the whole suite
 	scripts/run-tests
 
 lint: $(VENV)/.installed-dev
@@ -35,6 +35,12 @@ $(VENV)/.installed-runtime: requirements.txt $(VENV)/bin/python
 $(VENV)/.installed-dev: requirements-dev.txt requirements.txt $(VENV)/bin/python
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@ $(VENV)/.installed-runtime
+
+# axe-core for the browser tests and Lighthouse for `make lighthouse`, exactly as package-lock.json
+# pins them (npm ci). Nothing under node_modules is served.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 clean:
 	rm -rf $(VENV) var
