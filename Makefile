@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint services chromium clean scale-out
+.PHONY: run test lint services chromium clean scale-out lighthouse
 
 run: $(VENV)/.installed-runtime  ## install, migrate, load the gallery, serve at http://127.0.0.1:8000
 	export SECRET_KEY="$$(scripts/secret-key $(PY))" && \
@@ -41,6 +41,9 @@ $(VENV)/.installed-dev: requirements-dev.txt requirements.txt $(VENV)/bin/python
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+lighthouse: $(VENV)/.installed-runtime node_modules/.installed chromium  ## Lighthouse scores of home, a scenario and its embed (URL=… to measure a running server)
+	scripts/lighthouse $(URL)
 
 clean:
 	rm -rf $(VENV) var
