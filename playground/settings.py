@@ -7,6 +7,7 @@ import dj_database_url
 from django.utils.csp import CSP
 
 from playground.env import envbool, envint, envlist, envsecret, envstr
+from playground.static_files import cache_hashed_names_for_a_year
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(envstr("PLAYGROUND_VAR_DIR", str(BASE_DIR / "var")))
@@ -143,11 +144,20 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "static"
-# ServeStatic serves straight from the app's static folders under ASGI (no collectstatic step,
-# no second web server), in production and development alike.
-SERVESTATIC_USE_FINDERS = True
+# collectstatic's output, written by playground.serve before Daphne starts (playground/static_files.py):
+# every file under its content-hashed name, with .br and .gz beside it.
+STATIC_ROOT = Path(envstr("PLAYGROUND_STATIC_ROOT", str(VAR_DIR / "static")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "playground.static_files.HashedCompressedStaticFilesStorage"},
+}
+# ServeStatic serves them under ASGI (no second web server). DEBUG off: STATIC_ROOT as the manifest
+# lists it, hashed names cached for a year (immutable), plain names for 60 s, brotli or gzip as the
+# client accepts. DEBUG on: `{% static %}` gives plain names and each request reads static/ afresh
+# (an edit shows on reload, nothing is cached, nothing needs collecting).
+SERVESTATIC_USE_FINDERS = DEBUG
 SERVESTATIC_AUTOREFRESH = DEBUG
+SERVESTATIC_ADD_HEADERS_FUNCTION = cache_hashed_names_for_a_year
 
 # Edit keys never reach a log (old edit links carry one in their path): the request loggers and the
 # console redact them (playground/redaction.py); Daphne's access log does too (playground/serve.py).

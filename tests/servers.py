@@ -15,6 +15,10 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# The tests' collected static files, one folder for every server and session (collect_static takes
+# turns and skips the work when the sources have not changed): apart from var/static, which a
+# running `make run` serves from.
+STATIC_ROOT = ROOT / "var" / "test-static"
 
 
 def free_port() -> int:
@@ -46,6 +50,7 @@ def server_environment(var_dir: Path, **overrides: str) -> dict[str, str]:
             "SECRET_KEY": "test-server-secret-key",
             "PLAYGROUND_VAR_DIR": str(var_dir),
             "SQLITE_PATH": str(var_dir / "db.sqlite3"),
+            "PLAYGROUND_STATIC_ROOT": str(STATIC_ROOT),
             **overrides,
         }
     )

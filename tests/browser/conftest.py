@@ -13,8 +13,9 @@ SCREENSHOTS = ROOT / "var" / "screenshots"  # pytest-playwright empties test-res
 
 
 @pytest.fixture(scope="session")
-def session_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaphneServer]:
-    """One Daphne for the whole browser session, on its own SQLite file, with the gallery loaded."""
+def session_server(tmp_path_factory: pytest.TempPathFactory, collected_static: Path) -> Iterator[DaphneServer]:
+    """One Daphne for the whole browser session, on its own SQLite file, with the gallery loaded and
+    the static files collected (before it starts, so that it need not)."""
     # Rate limits off: every test shares 127.0.0.1 and together they start far more runs than one
     # person may. tests/web checks the limits; test_rate_limits.py shows a 429 in the page.
     env = server_environment(tmp_path_factory.mktemp("server-var"), RATE_LIMITS="0")

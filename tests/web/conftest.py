@@ -10,6 +10,11 @@ from tests.servers import DaphneServer, manage, postgres_test_database_url, serv
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _static_files(collected_static: Path) -> None:
+    """Pages name their scripts by hashed name, from the collected manifest (tests/conftest.py)."""
+
+
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():
     """Every test starts with full token buckets (they live in the process' cache)."""

@@ -66,7 +66,8 @@ def test_the_edit_link_opens_a_page_that_posts_the_fragment(scenario):
     assert response.status_code == 200
     assert_private(response, "same-origin")  # its address holds no key; no-referrer would void CSRF
     page = response.content.decode()
-    assert 'src="/static/js/claim-edit.js"' in page and "<script>" not in page  # no inline script
+    assert re.search(r'src="/static/js/claim-edit\.[0-9a-f]{12}\.js"', page)  # its hashed name
+    assert "<script>" not in page  # no inline script
     assert 'name="csrfmiddlewaretoken"' in page and 'name="key"' in page  # pasting works without script
 
 
