@@ -1,6 +1,9 @@
+import re
 from typing import Any
 
 from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
@@ -12,3 +15,27 @@ def get_item(mapping: Any, key: str) -> Any:
         return mapping.get(key)
     except AttributeError:
         return None
+
+
+OWNER_HUES = 16
+
+
+@register.filter
+def owner_hue(owner: str | None) -> int:
+    """A colour bucket for a pod's owner, as static/js/owner-hue.js computes it (the same string
+    hash), so a ReplicaSet's pods have one colour whether the server or the player drew them."""
+    data = (owner or "").encode("utf-16-le")
+    value = 0
+    for index in range(0, len(data), 2):
+        value = (value * 31 + (data[index] | data[index + 1] << 8)) & 0xFFFFFFFF
+    return value % OWNER_HUES
+
+
+_WORD_START = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+@register.filter
+def camel_breaks(name: str) -> SafeString:
+    """A plugin name that may wrap between its words (NodeResources<wbr>Fit), so that a score
+    table of ten plugins fits a side panel without a sideways scroll."""
+    return mark_safe("<wbr>".join(escape(part) for part in _WORD_START.split(str(name))))

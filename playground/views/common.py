@@ -81,13 +81,19 @@ def board_context(request: HttpRequest, scenario: Scenario, message: str = "", e
     version = snapshot(scenario)  # content-addressed: the same content is the same version
     # Computed off the request, single-flight; not ready yet, the board shows "Placing pods…".
     placement = preview(version.cluster_document)
-    group_by = request.GET.get("group") or request.POST.get("group") or ""
+    asked = request.GET.get("view") or request.POST.get("view") or ""
+    view = asked if asked in VIEWS else "auto"
+    density = view if view != "auto" else auto_density(len(nodes))
+    keys = _groupable_keys(nodes)
+    group_by = _group_key(request, keys, density)
     then_by = request.GET.get("then") or request.POST.get("then") or ""
-    view = "table" if (request.GET.get("view") or request.POST.get("view")) == "table" else "cards"
     query = (request.GET.get("q") or "").strip()[:100]
     cards = [_card(node, placement) for node in nodes]
     if query and view == "table":
         cards = [card for card in cards if _matches(card["node"], query)]
+    grouped_by = {key for key in (group_by, then_by if group_by else "") if key}
+    for card in cards:  # the grouping labels are shown by the group, not on every card
+        card["labels"] = [(key, value) for key, value in card["node"].labels.items() if key not in grouped_by]
     return {
         "scenario": scenario,
         "version": version,
@@ -97,14 +103,39 @@ def board_context(request: HttpRequest, scenario: Scenario, message: str = "", e
         "then_by": then_by,
         "group_by": group_by,
         "view": view,
+        "density": density,
         "query": query,
         "node_count": len(nodes),
-        "topology_keys": _groupable_keys(nodes),
+        "topology_keys": keys,
         "placement": placement,
         "message": message,
         "error": error,
         "retitled": request.method == "POST" and "title" in request.POST and not error,
     }
+
+
+# How the board draws nodes: rich cards, compact tiles (name, thin bars, pods as squares), dots
+# (a square per node, its pods as dots; the name on hover and focus), or a table. "auto" picks
+# by the number of nodes, so that a cluster of any size is seen whole.
+VIEWS = ("auto", "cards", "tiles", "dots", "table")
+CARDS_UP_TO = 12
+TILES_UP_TO = 48
+ZONE_LABEL = "topology.kubernetes.io/zone"
+
+
+def auto_density(node_count: int) -> str:
+    if node_count <= CARDS_UP_TO:
+        return "cards"
+    return "tiles" if node_count <= TILES_UP_TO else "dots"
+
+
+def _group_key(request: HttpRequest, keys: list[str], density: str) -> str:
+    """The label the board groups by: the one asked for ("" is no grouping), else by zone when the
+    nodes are many and carry one (a big cluster is read zone by zone)."""
+    asked = request.GET.get("group", request.POST.get("group"))
+    if asked is not None:
+        return asked if asked in keys else ""
+    return ZONE_LABEL if density in ("tiles", "dots") and ZONE_LABEL in keys else ""
 
 
 def _groupable_keys(nodes: list[Any]) -> list[str]:
@@ -156,7 +187,22 @@ def _card(node: Any, placement: Any) -> dict[str, Any]:
             }
         )
     toggle = "uncordon" if node.unschedulable else "cordon"
-    return {"node": node, "bars": bars, "pods": usage.pod_views if usage else [], "toggle": toggle}
+    pods = usage.pod_views if usage else []
+    return {"node": node, "bars": bars, "pods": pods, "toggle": toggle, "summary": node_summary(node, bars, len(pods))}
+
+
+def node_summary(node: Any, bars: list[dict[str, Any]], pods: int) -> str:
+    """What a compact tile says to a screen reader and on hover: its name, state and load, and its
+    taints in full (they decide where pods go); the labels are counted."""
+    parts = [f"{node.name}: {pods} pod{'s' if pods != 1 else ''}"]
+    parts += [f"{bar['name']} {bar['percent']}%" for bar in bars if bar["name"] != "pods"]
+    if node.unschedulable:
+        parts.append("SchedulingDisabled")
+    for taint in node.taints:
+        value = f"={taint['value']}" if taint.get("value") else ""
+        parts.append(f"taint {taint.get('key')}{value}:{taint.get('effect')}")
+    parts.append(f"{len(node.labels)} label{'s' if len(node.labels) != 1 else ''}")
+    return ", ".join(parts)
 
 
 def _format(resource: str, amount: int) -> str:

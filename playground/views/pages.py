@@ -2,7 +2,7 @@
 editor's validation as you type."""
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
@@ -72,7 +72,14 @@ def scenario_page(request: HttpRequest, slug: str) -> HttpResponse:
 @never_cache
 def board_partial(request: HttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
-    return render(request, "scenario.html#board", board_context(request, scenario))
+    context = board_context(request, scenario)
+    node = request.GET.get("node")
+    if node is not None:  # a compact tile opened: that node as a full card, with its controls
+        card = next((card for card in context["cards"] if card["node"].name == node), None)
+        if card is None:
+            raise Http404("no such node")
+        return render(request, "board/node_detail.html", context | {"card": card, "expand": True})
+    return render(request, "scenario.html#board", context)
 
 
 WRONG_EDIT_KEY = (

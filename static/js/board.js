@@ -49,7 +49,7 @@ function editNode(nodeId, payload) {
 // version of the cluster, from the start) or act on it at the player's current time (a timeline
 // Action, and the run goes on from there). The card asks.
 function applyToNode(nodeId, payload) {
-  const card = document.querySelector(`#board .node-card[data-node-id="${CSS.escape(String(nodeId))}"]`);
+  const card = document.querySelector(`#node-detail [data-node-id="${CSS.escape(String(nodeId))}"], #board [data-node-id="${CSS.escape(String(nodeId))}"]`);
   const act = document.querySelector("#run-panel form.act");
   if (!card || !act) return editNode(nodeId, payload);
   askHow(card, act, payload);
@@ -61,7 +61,7 @@ function chipText(payload) {
 }
 
 function askHow(card, act, payload) {
-  card.querySelector(".drop-choice")?.remove();
+  document.querySelectorAll(".drop-choice").forEach((element) => element.remove());
   const time = act.querySelector('[data-act="time"]')?.textContent ?? "now";
   const choice = document.createElement("div");
   choice.className = "drop-choice";
@@ -86,7 +86,9 @@ function askHow(card, act, payload) {
     button("Change the node", () => editNode(card.dataset.nodeId, payload)),
     cancel,
   );
-  card.querySelector(".node-head")?.after(choice);
+  // A compact tile has no room for the question: it is asked in the board's bar.
+  if (card.classList.contains("tile")) document.querySelector("#board .board-bar")?.append(choice);
+  else card.querySelector(".node-head")?.after(choice);
   choice.querySelector("button")?.focus();
   choice.addEventListener("keydown", (event) => { if (event.key === "Escape") choice.remove(); });
 }
@@ -109,24 +111,24 @@ function removeFromNode(nodeId, payload) {
 let selected = null; // keyboard selection: a palette chip's payload
 
 document.addEventListener("dragstart", (event) => {
-  const chip = event.target.closest?.(".chip[draggable='true'], .node-card .chip");
+  const chip = event.target.closest?.(".chip[draggable='true'], [data-node] .chip");
   if (!chip) return;
   const payload = chipPayload(chip);
   if (!payload.kind) payload.kind = chip.classList.contains("taint") ? "taint" : "label";
-  const fromNode = chip.closest(".node-card")?.dataset.nodeId ?? "";
+  const fromNode = chip.closest("[data-node]")?.dataset.nodeId ?? "";
   event.dataTransfer.setData("application/x-playground-chip", JSON.stringify({ ...payload, fromNode }));
   event.dataTransfer.effectAllowed = "copyMove";
 });
 
 document.addEventListener("dragover", (event) => {
-  if (event.target.closest?.(".node-card") || event.target.closest?.(".palette")) {
+  if (event.target.closest?.("[data-node]") || event.target.closest?.(".palette")) {
     event.preventDefault();
-    event.target.closest(".node-card")?.classList.add("drop-target");
+    event.target.closest("[data-node]")?.classList.add("drop-target");
   }
 });
 
 document.addEventListener("dragleave", (event) => {
-  event.target.closest?.(".node-card")?.classList.remove("drop-target");
+  event.target.closest?.("[data-node]")?.classList.remove("drop-target");
 });
 
 document.addEventListener("drop", (event) => {
@@ -134,9 +136,9 @@ document.addEventListener("drop", (event) => {
   if (!raw) return;
   event.preventDefault();
   const payload = JSON.parse(raw);
-  const card = event.target.closest(".node-card");
+  const card = event.target.closest("[data-node]");
   card?.classList.remove("drop-target");
-  if (card && card.dataset.nodeId !== payload.fromNode) {
+  if (card && card.dataset.nodeId && card.dataset.nodeId !== payload.fromNode) {
     applyToNode(card.dataset.nodeId, payload);
   } else if (!card && payload.fromNode) {
     removeFromNode(payload.fromNode, payload); // dragged off its node
@@ -148,16 +150,16 @@ function decorate() {
   // Forms outside the board (the title's) name the version the board shows, as the board's own do.
   const version = boardElement()?.dataset.version;
   if (version) document.querySelectorAll('[data-follows="board-version"]').forEach((input) => { input.value = version; });
-  for (const chip of document.querySelectorAll(".node-card .chip")) {
+  for (const chip of document.querySelectorAll("#board [data-node] .chip, #node-detail [data-node] .chip")) {
     chip.setAttribute("draggable", "true");
     chip.dataset.kind ||= chip.classList.contains("taint") ? "taint" : "label";
   }
 }
 
 document.addEventListener("dblclick", (event) => {
-  const chip = event.target.closest(".node-card .chip");
-  if (!chip) return;
-  const card = chip.closest(".node-card");
+  const chip = event.target.closest("[data-node] .chip");
+  if (!chip || document.getElementById("board")?.classList.contains("run-shown")) return;
+  const card = chip.closest("[data-node]");
   const payload = chipPayload(chip);
   if (payload.kind === "label") {
     const answer = window.prompt("Label (key=value)", `${payload.key}=${payload.value}`);
@@ -183,7 +185,7 @@ document.addEventListener("keydown", (event) => {
     paletteChip.classList.add("selected");
     return;
   }
-  const card = event.target.classList?.contains("node-card") ? event.target : null;
+  const card = event.target.dataset?.node !== undefined && event.target.dataset?.nodeId ? event.target : null;
   if (card && selected && event.key === "Enter") {
     event.preventDefault();
     applyToNode(card.dataset.nodeId, selected);

@@ -277,6 +277,7 @@ async function mountCodeMirror() {
           "aria-label": textarea.getAttribute("aria-label") || "Workload YAML",
           "aria-describedby": "editor-help",
           "aria-multiline": "true",
+          tabindex: "0", // axe counts a contenteditable as focusable only with it (scrollable-region-focusable)
           ...(readOnly ? { "aria-readonly": "true" } : {}),
         }),
         EditorView.updateListener.of((update) => {

@@ -8,10 +8,19 @@ const scenario = document.querySelector(".scenario");
 function refresh() {
   const board = document.getElementById("board");
   if (!board || !window.htmx) return;
-  const group = board.querySelector("select[name=group]")?.value ?? "";
-  const url = scenario.dataset.boardUrl + (group ? `?group=${encodeURIComponent(group)}` : "");
-  window.htmx.ajax("GET", url, { target: "#board", swap: "outerHTML" });
+  // The board comes back as it was shown: the same view and grouping.
+  const query = new URLSearchParams();
+  for (const field of board.querySelectorAll(".group-by select, .group-by input[name=q]")) query.set(field.name, field.value);
+  window.htmx.ajax("GET", `${scenario.dataset.boardUrl}?${query}`, { target: "#board", swap: "outerHTML" });
 }
+
+// A viewer's workload is plain read-only text (no editor is loaded for who cannot edit): it follows
+// the version the board shows.
+document.addEventListener("htmx:after:swap", () => {
+  const text = document.getElementById("workload");
+  const source = document.getElementById("workload-source");
+  if (text?.readOnly && source && text.value !== source.content.textContent) text.value = source.content.textContent;
+});
 
 onOpen((reconnected) => { if (reconnected) refresh(); });
 onMessage((message) => {

@@ -29,13 +29,38 @@ function updateRow(row, used, allocatable) {
   row.title = `${resource} requested: ${formatAmount(resource, used)} of ${formatAmount(resource, total)} allocatable`;
 }
 
+// Each node element's bars, looked up once (a 500-node board is not searched on every frame), and
+// what they last showed: a node whose usage did not change is skipped.
+const barsOf = new WeakMap();
+function bars(card) {
+  let found = barsOf.get(card);
+  if (!found) {
+    found = { rows: [...card.querySelectorAll(".bar-row[data-resource]")], fills: [...card.querySelectorAll(".tile-bars .fill[data-resource]")], shown: "" };
+    barsOf.set(card, found);
+  }
+  return found;
+}
+
 document.addEventListener("run:rendered", ({ detail }) => {
   const usage = requestedByNode(detail.pods);
-  for (const card of document.querySelectorAll("#board .node-card")) {
-    const used = usage.get(card.dataset.nodeName) ?? { cpu: 0, memory: 0, pods: 0 };
-    const allocatable = detail.nodes.get(card.dataset.nodeName)?.allocatable;
-    for (const row of card.querySelectorAll(".bar-row[data-resource]")) {
+  for (const card of document.querySelectorAll("#board [data-node], #node-detail [data-node]")) {
+    const used = usage.get(card.dataset.node) ?? { cpu: 0, memory: 0, pods: 0 };
+    const allocatable = detail.nodes.get(card.dataset.node)?.allocatable;
+    const known = bars(card);
+    const shown = `${used.cpu}/${used.memory}/${used.pods}/${allocatable?.cpu}/${allocatable?.memory}/${allocatable?.pods}`;
+    if (known.shown === shown) continue;
+    known.shown = shown;
+    for (const row of known.rows) {
       updateRow(row, used[row.dataset.resource] ?? 0, allocatable);
+    }
+    // A tile's bars are two thin lines (cpu, memory): only their length.
+    for (const fill of known.fills) {
+      const total = allocatable?.[fill.dataset.resource];
+      if (!total) continue;
+      const share = String(percent(used[fill.dataset.resource] ?? 0, total));
+      if (fill.getAttribute("width") === share) continue;
+      fill.setAttribute("width", share);
+      fill.classList.toggle("hot", Number(share) >= HOT_PERCENT);
     }
   }
 });

@@ -3,6 +3,8 @@
 // Every event carries the pod and node changes since the previous one, so the board can show the
 // cluster exactly as it was at any event: forward by applying changes, backward by replaying.
 
+import { showChildren as showChips } from "./dom-lists.js";
+import { hueClass } from "./owner-hue.js";
 import { onMessage, onOpen, send } from "./scenario-socket.js";
 
 const SPEEDS_MAX_WAIT_MS = 1500; // long simulated pauses are shortened so nothing seems frozen
@@ -17,11 +19,6 @@ let workloads = new Map(); // "Kind/key" -> frame
 const panel = () => document.getElementById("run-panel");
 const control = (name) => panel()?.querySelector(`[data-player="${name}"]`);
 
-function ownerHue(owner) {
-  let hash = 0;
-  for (const char of owner ?? "") hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return hash % 360;
-}
 
 function startRun(id, at = null) {
   run = { id, events: [], status: "queued", error: "" };
@@ -30,6 +27,8 @@ function startRun(id, at = null) {
   nodes = new Map();
   workloads = new Map();
   pendingSeek = at;
+  marksDrawn = 0;
+  document.dispatchEvent(new CustomEvent("run:started", { detail: { id } }));
   send({ type: "resume", run: id, after: 0 });
   setPlaying(at === null); // a new run plays at once; a restored one waits where it was
   render();
@@ -83,7 +82,6 @@ function apply(event) {
 function seekTo(target, remembered = "now") {
   target = Math.max(0, Math.min(target, run.events.length));
   if (target < position) {
-    chips.clear();
     pods = new Map();
     nodes = new Map();
     workloads = new Map();
@@ -195,10 +193,11 @@ function remember() {
 // refuse history updates beyond about a hundred in ten seconds. A step is remembered at once; a
 // burst (playback, dragging the timeline) once now and once when it settles.
 const REMEMBER_MS = 250;
+const REMEMBER_PLAYING_MS = 2000; // replaceState costs 5-100 ms on a big page: rarely while playing
 let rememberedAt = 0;
 let rememberTimer = null;
 function rememberSoon() {
-  const wait = rememberedAt + REMEMBER_MS - performance.now();
+  const wait = rememberedAt + (playing ? REMEMBER_PLAYING_MS : REMEMBER_MS) - performance.now();
   if (wait <= 0) {
     remember();
   } else if (rememberTimer === null) {
@@ -237,89 +236,6 @@ function renderStatus() {
   if (seek) seek.value = String(position);
 }
 
-const byKey = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-
-// Only what changed is touched: a 2,000-pod board redrawn whole on every frame cannot keep up.
-function renderPods() {
-  const byNode = new Map();
-  const pending = [];
-  for (const pod of pods.values()) {
-    if (pod.node) {
-      if (!byNode.has(pod.node)) byNode.set(pod.node, []);
-      byNode.get(pod.node).push(pod);
-    } else if (!pod.deleting && pod.phase === "Pending") {
-      pending.push(pod);
-    }
-  }
-  for (const card of document.querySelectorAll("#board .node-card")) {
-    let list = card.querySelector(".pods");
-    if (!list) {
-      list = document.createElement("ul");
-      list.className = "pods";
-      card.querySelector(".bars")?.after(list);
-    }
-    showChips(list, (byNode.get(card.dataset.nodeName) ?? []).sort(byKey).map(podChip));
-    const node = nodes.get(card.dataset.nodeName);
-    card.classList.toggle("not-ready", node ? !node.ready : false);
-    card.classList.toggle("cordoned", node ? node.unschedulable : card.classList.contains("cordoned"));
-  }
-  const queue = control("pending");
-  if (queue) {
-    // The queue shows its first pods by name and counts the rest: thousands of chips would drown
-    // the panel (and cost a layout of thousands of elements on every frame).
-    pending.sort(byKey);
-    const shown = pending.slice(0, MAX_QUEUE_CHIPS).map(podChip);
-    if (pending.length > MAX_QUEUE_CHIPS) shown.push(queueRest(pending.length - MAX_QUEUE_CHIPS));
-    showChips(queue, shown);
-  }
-}
-
-const MAX_QUEUE_CHIPS = 60;
-let restItem = null;
-function queueRest(count) {
-  restItem ??= document.createElement("li");
-  restItem.className = "queue-rest";
-  restItem.textContent = `and ${count.toLocaleString("en")} more Pending`;
-  return restItem;
-}
-
-// Makes `list` hold exactly `items`, in order. The common cases of a playing run (nothing changed;
-// the oldest rows gone and new ones at the end) move only those elements: replacing a few hundred
-// rows on every frame makes the browser lay them all out again.
-function showChips(list, items) {
-  const children = [...list.children];
-  if (children.length === items.length && items.every((item, index) => children[index] === item)) return;
-  const start = children.indexOf(items[0]);
-  if (start >= 0 && children.slice(start).every((child, index) => items[index] === child)) {
-    for (const child of children.slice(0, start)) child.remove();
-    list.append(...items.slice(children.length - start));
-    return;
-  }
-  list.replaceChildren(...items);
-}
-
-const chips = new Map(); // pod key -> its element, reused so only new pods animate in
-const drawn = new WeakMap(); // element -> the pod frame it shows
-
-function podChip(pod) {
-  let item = chips.get(pod.key);
-  if (!item) {
-    item = document.createElement("li");
-    item.dataset.podKey = pod.key;
-    item.tabIndex = 0;
-    item.setAttribute("role", "button");
-    item.draggable = true; // onto a node: "why not here?" (why-not-here.js)
-    chips.set(pod.key, item);
-  }
-  if (drawn.get(item) === pod) return item; // frames are immutable: the same frame, the same chip
-  drawn.set(item, pod);
-  item.className = `pod phase-${pod.phase}${pod.deleting ? " deleting" : ""}${pod.ready ? " ready" : ""}`;
-  item.textContent = pod.name;
-  item.title = `${pod.key} · ${pod.phase}${pod.ready ? " · Ready" : ""}${pod.deleting ? " · Terminating" : ""}${pod.owner ? " · " + pod.owner : ""}`;
-  if (pod.owner) item.style.setProperty("--owner-hue", ownerHue(pod.owner));
-  return item;
-}
-
 // The event log shows the last LOG_ROWS events up to the player's position (those matching the
 // filter), newest at the bottom. Rows are built once per event and moved, not rebuilt.
 const LOG_ROWS = 300;
@@ -330,10 +246,12 @@ function logRow(index, event) {
   let row = logRows.get(index);
   if (row) return row;
   row = document.createElement("tr");
+  row.setAttribute("role", "row");
   row.dataset.frame = String(index);
   if (event.type === "Warning") row.className = "warning";
   for (const value of [`${event.time.toFixed(1)}s`, event.type, event.reason, event.object.replace(/^Pod\//, "pod/"), event.message]) {
     const cell = document.createElement("td");
+    cell.setAttribute("role", "cell");
     cell.textContent = value;
     row.append(cell);
   }
@@ -393,7 +311,7 @@ function renderRollouts() {
       ready += counts.ready;
       const row = document.createElement("li");
       row.className = "rs";
-      row.style.setProperty("--owner-hue", ownerHue(`ReplicaSet/${set.name}`));
+      row.classList.add(hueClass(`ReplicaSet/${set.name}`));
       row.textContent = `${set.name} (rev ${set.revision ?? "?"}): ${counts.ready}/${counts.total} ready, wants ${set.replicas}`;
       return row;
     });
@@ -411,16 +329,40 @@ function renderRollouts() {
   }));
 }
 
+// The scrubber's track marks what is worth finding: Warning events, the timeline's actions (an
+// event from the "timeline" source) and the run's end. Drawn again only as events arrive.
+const MAX_MARKS = 400;
+let marksDrawn = 0;
+function renderMarks() {
+  const box = control("marks");
+  if (!box || run.events.length === marksDrawn) return;
+  marksDrawn = run.events.length;
+  const total = Math.max(run.events.length, 1);
+  const marks = [];
+  run.events.forEach((frame, index) => {
+    const kind = frame.end !== undefined ? "end" : frame.event?.source === "timeline" ? "action" : frame.event?.type === "Warning" ? "warning" : null;
+    if (kind) marks.push([index + 1, kind, frame.event ? `${frame.event.reason}: ${frame.event.message}` : "end of the run"]);
+  });
+  // Thousands of warnings (a big Pending workload) would be one red bar: keep them spread out.
+  const step = Math.ceil(marks.length / MAX_MARKS);
+  box.replaceChildren(...marks.filter((mark, index) => mark[1] !== "warning" || index % step === 0).map(([seq, kind]) => {
+    const mark = document.createElement("i");
+    mark.className = kind;
+    mark.style.left = `${(100 * seq) / total}%`;
+    return mark;
+  }));
+}
+
 function render() {
   if (!run) return;
   renderRollouts();
-  renderPods();
   renderLog();
   renderStatus();
+  renderMarks();
   // Other views of the run (charts, disruptions, traffic) listen for this and draw themselves
   // from the same state; they must not change it.
   document.dispatchEvent(new CustomEvent("run:rendered", {
-    detail: { run, position, time: currentTime(), pods, nodes, workloads },
+    detail: { run, position, time: currentTime(), pods, nodes, workloads, speed: playbackSpeed() },
   }));
 }
 
@@ -497,6 +439,15 @@ document.addEventListener("click", (event) => {
   if (action === "forward") { setPlaying(false); seekTo(position + 1); }
 });
 
+// Space plays and pauses, the arrows step, when the focus is not in a field (or the editor).
+document.addEventListener("keydown", (event) => {
+  if (!run || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest?.("input, select, textarea, button, [contenteditable], .cm-editor, a, summary")) return;
+  if (event.key === " ") { event.preventDefault(); setPlaying(!playing); }
+  else if (event.key === "ArrowRight") { event.preventDefault(); setPlaying(false); seekTo(position + 1); }
+  else if (event.key === "ArrowLeft") { event.preventDefault(); setPlaying(false); seekTo(position - 1); }
+});
+
 document.addEventListener("change", (event) => {
   if (run && playing && event.target.matches?.('#run-panel [data-player="speed"]')) schedule();
   if (run && event.target.matches?.('#run-panel [data-player="seek"]')) remember(); // the timeline let go
@@ -552,12 +503,18 @@ document.addEventListener("input", (event) => {
 function markVerdicts() {
   const rows = document.querySelectorAll("#explain [data-verdict-node]");
   const verdicts = new Map([...rows].map((row) => [row.dataset.verdictNode, row]));
-  for (const card of document.querySelectorAll("#board .node-card")) {
-    const row = verdicts.get(card.dataset.nodeName);
+  for (const card of document.querySelectorAll("#board [data-node], #node-detail [data-node]")) {
+    const row = verdicts.get(card.dataset.node);
     card.classList.toggle("fits", row?.dataset.feasible === "true");
     card.classList.toggle("blocked", row?.dataset.feasible === "false");
     card.querySelector(".verdict")?.remove();
-    if (row?.dataset.feasible === "false") {
+    if (card.classList.contains("tile")) {
+      // A tile has no room for the reason: it is in its description, and shown on hover.
+      card.dataset.summary ??= card.getAttribute("aria-label") ?? "";
+      card.dataset.verdict = row ? (row.dataset.feasible === "true" ? " (fits)" : ` (blocked: ${row.dataset.reason})`) : "";
+      card.setAttribute("aria-label", card.dataset.summary + card.dataset.verdict);
+      card.title = card.dataset.summary + card.dataset.verdict;
+    } else if (row?.dataset.feasible === "false") {
       const note = document.createElement("p");
       note.className = "verdict";
       note.textContent = row.dataset.reason;

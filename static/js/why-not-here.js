@@ -19,7 +19,7 @@ document.addEventListener("dragstart", (event) => {
 document.addEventListener("dragend", () => document.documentElement.classList.remove("dragging-pod"));
 
 document.addEventListener("dragover", (event) => {
-  if (event.dataTransfer.types.includes(POD_TYPE) && event.target.closest?.(".node-card")) {
+  if (event.dataTransfer.types.includes(POD_TYPE) && event.target.closest?.("[data-node]")) {
     event.preventDefault();
     event.dataTransfer.dropEffect = "link";
   }
@@ -27,11 +27,11 @@ document.addEventListener("dragover", (event) => {
 
 document.addEventListener("drop", (event) => {
   const podKey = event.dataTransfer.getData(POD_TYPE);
-  const card = event.target.closest?.(".node-card");
+  const card = event.target.closest?.("[data-node]");
   const slot = document.getElementById("explain-slot");
   if (!podKey || !card || !slot || !window.htmx) return;
   event.preventDefault();
   card.classList.remove("drop-target");
-  const query = new URLSearchParams({ pod: podKey, seq: String(position), node: card.dataset.nodeName });
+  const query = new URLSearchParams({ pod: podKey, seq: String(position), node: card.dataset.node });
   window.htmx.ajax("GET", `${slot.dataset.explainUrl}?${query}`, { target: "#explain-slot", swap: "innerHTML" });
 });

@@ -17,7 +17,7 @@ AXE_SCRIPT = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # and `target-size` are among them (wcag2a, wcag22aa). Issue #13 also asks for one best-practice
 # rule, turned on by name.
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-BEST_PRACTICE_RULES = ["aria-allowed-role"]
+BEST_PRACTICE_RULES = ["aria-allowed-role", "heading-order"]
 OPTIONS = {
     "runOnly": {"type": "tag", "values": WCAG_TAGS},
     "rules": {rule: {"enabled": True} for rule in BEST_PRACTICE_RULES},

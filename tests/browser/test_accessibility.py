@@ -21,7 +21,6 @@ pytestmark = pytest.mark.browser
 
 GALLERY = "GPU node reserved with a taint"
 LONG_RUN = "Rolling update with maxSurge and maxUnavailable"
-REDESIGN = pytest.mark.xfail(strict=False, reason="scenario page redesign in progress (#13)")
 POD = "#board [data-pod], #board .pod[data-pod-key]"  # the redesign's attribute, or today's chips
 
 
@@ -76,6 +75,24 @@ def during_a_run(page: Page, server_url: str) -> None:
     expect(status).to_contain_text(re.compile(r"event [1-9]"), timeout=15_000)
     page.get_by_role("button", name="Pause").click()  # the run shown mid-way, as it is while playing
     expect(page.get_by_role("button", name="Play")).to_be_visible()
+
+
+def compact_tiles_with_a_node_open(page: Page, server_url: str) -> None:
+    """The compact board (tiles, then dots) after a run, a tile opened into its node's card."""
+    open_gallery_copy(page, server_url, GALLERY)
+    expect(page.locator("html")).to_have_attribute("data-board-zoom", "ready")
+    play_to_the_end(page)
+    page.get_by_role("button", name="Zoom out: smaller nodes").click()
+    expect(page.locator("#board")).to_have_attribute("data-density", "tiles")
+    page.locator("#board .tile").first.click()
+    expect(page.locator("#node-detail .node-card")).to_be_visible()
+
+
+def dots_on_a_phone(page: Page, server_url: str) -> None:
+    open_gallery_copy(page, server_url, GALLERY)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator("select[name='view']").select_option("dots")
+    expect(page.locator("#board")).to_have_attribute("data-density", "dots")
 
 
 def version(page: Page, server_url: str) -> None:
@@ -137,12 +154,14 @@ PAGES: list = [
     pytest.param(home, id="home"),
     pytest.param(my_scenarios, id="mine"),
     pytest.param(no_scenarios_yet, id="mine-empty"),
-    pytest.param(scenario_as_viewer, id="scenario-viewer", marks=REDESIGN),
-    pytest.param(scenario_as_editor, id="scenario-editor", marks=REDESIGN),
-    pytest.param(explanation_open, id="scenario-explanation", marks=REDESIGN),
-    pytest.param(during_a_run, id="scenario-during-a-run", marks=REDESIGN),
-    pytest.param(version, id="version", marks=REDESIGN),
-    pytest.param(embed, id="embed", marks=REDESIGN),
+    pytest.param(scenario_as_viewer, id="scenario-viewer"),
+    pytest.param(scenario_as_editor, id="scenario-editor"),
+    pytest.param(explanation_open, id="scenario-explanation"),
+    pytest.param(during_a_run, id="scenario-during-a-run"),
+    pytest.param(compact_tiles_with_a_node_open, id="scenario-tiles-node-open"),
+    pytest.param(dots_on_a_phone, id="scenario-dots-phone"),
+    pytest.param(version, id="version"),
+    pytest.param(embed, id="embed"),
     pytest.param(compare_result, id="compare"),
     pytest.param(not_found, id="404"),
     pytest.param(claim_edit, id="claim-edit"),

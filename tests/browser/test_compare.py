@@ -112,7 +112,7 @@ def test_after_acting_the_new_run_compares_with_the_previous_one_and_the_old_run
     page.goto(f"{scenario_url}?run={first_run}")
     notice = page.get_by_test_id("stale-run")
     expect(notice).to_have_text(re.compile(r"This run is of v1; the scenario is now v2\."))
-    page.locator("#run-panel").screenshot(path=screenshot_path.with_name(screenshot_path.stem + "-stale.png"))
+    page.locator(".workspace").screenshot(path=screenshot_path.with_name(screenshot_path.stem + "-stale.png"))
     page.get_by_role("button", name="Re-run v2").click()
     expect(page.locator("#run-panel")).not_to_have_attribute("data-run-id", first_run)
     expect(page.locator("[data-player='status']")).to_contain_text("finished", timeout=20_000)

@@ -92,8 +92,9 @@ def test_pages_work_under_the_csp_and_the_browser_refuses_nothing(page: Page, se
     page.locator("[data-player='speed']").select_option("instant")
     pod = page.locator("#board .pod[data-pod-key][title*='ReplicaSet/']").first  # a pod with an owner
     expect(pod).to_be_visible(timeout=15_000)
-    # The run player colours pods through a CSS custom property set with the CSSOM, which CSP allows.
-    assert pod.evaluate("element => element.style.getPropertyValue('--owner-hue')") != ""
+    # The run player colours pods by their owner with a class (no style attribute, which CSP refuses).
+    expect(pod).to_have_class(re.compile(r"\bhue-\d+\b"))
+    assert pod.evaluate("element => getComputedStyle(element).getPropertyValue('--owner-hue')").strip() != ""
     pod.click()
     expect(page.locator("#explain")).to_be_visible()  # htmx.ajax fetched the explanation
     page.locator("select[name='view']").select_option("table")

@@ -211,6 +211,7 @@ def test_an_action_taken_during_a_run_reaches_the_editor_and_survives_the_next_s
     act.locator("input[name=value]").fill("nginx:1.28")
     act.get_by_role("button", name="Do it").click()
     expect(page.locator("#workload")).to_have_value(re.compile(r"kind: Action[\s\S]*nginx:1\.28"))
+    page.get_by_role("tab", name="Workload").click()  # the run's tab was in front
     text = editor_text(page)
     type_workload(page, text.replace("replicas: 2", "replicas: 4"))
     save(page)

@@ -51,7 +51,7 @@ def test_a_run_interrupted_by_a_server_restart_resumes_without_a_reload(
     resume = page.locator("[data-player='resume']")
     expect(resume).to_be_visible(timeout=30_000)  # reconnected on its own and told "interrupted"
     expect(status).to_contain_text("interrupted after event")
-    page.locator("#run-panel").screenshot(path=screenshot_path)
+    page.locator(".workspace").screenshot(path=screenshot_path)
     resume.get_by_role("button", name="Resume run").click()
     expect(status).to_contain_text("finished", timeout=90_000)
     expect(resume).to_be_hidden()

@@ -155,6 +155,8 @@ def test_a_viewer_of_a_run_is_told_live_when_the_scenario_moves_on(page: Page, b
     expect(viewer.locator("[data-player='status']")).to_contain_text("finished", timeout=10_000)
     stale = viewer.get_by_test_id("stale-run")
     expect(stale).to_be_hidden()
+    # While the run is shown the board is the run's: the editor goes back to the saved scenario to edit it.
+    page.get_by_role("button", name="Show the saved scenario").click()
     node_card(page, "worker2").get_by_role("button", name="cordon").click()  # the editor makes v2
     expect(stale).to_be_visible(timeout=10_000)
     expect(stale).to_have_text("This run is of v1; the scenario is now v2.")

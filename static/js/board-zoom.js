@@ -1,0 +1,140 @@
+// How big the nodes are drawn: the zoom buttons and Ctrl + wheel (a trackpad pinch) move between
+// the board's levels (dots, tiles, cards); at the dots level the squares grow to fill the space
+// the board has, from a phone to a wall display; and a compact tile opens into the node's full
+// card (labels, taints, pods by name, its editing controls) over the board.
+
+const LEVELS = ["dots", "tiles", "cards"];
+const MIN_DOT = 24; // px: the smallest target a pointer is asked to hit (WCAG 2.2, 2.5.8)
+const MAX_DOT = 64;
+const GAP = 3;
+const GROUP_TITLE = 24; // px: a group's heading and its margin
+
+const board = () => document.getElementById("board");
+
+let asked = null; // the level asked for and not drawn yet: quick clicks add up
+
+function zoom(direction) {
+  const element = board();
+  const select = element?.querySelector("[data-board-view]");
+  if (!element || !select) return;
+  const from = asked ?? element.dataset.density;
+  const level = LEVELS.indexOf(from);
+  const next = LEVELS[Math.max(0, Math.min(LEVELS.length - 1, (level < 0 ? 1 : level) + direction))];
+  if (next === from) return;
+  asked = next;
+  select.value = next;
+  select.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest?.("#board [data-zoom]");
+  if (button) zoom(button.dataset.zoom === "in" ? 1 : -1);
+});
+
+let wheelAt = 0;
+document.addEventListener("wheel", (event) => {
+  if (!event.ctrlKey || !event.target.closest?.("#board [data-board-canvas]")) return;
+  event.preventDefault(); // the page itself does not zoom
+  const now = performance.now();
+  if (now - wheelAt < 450) return; // one level per gesture
+  wheelAt = now;
+  zoom(event.deltaY < 0 ? 1 : -1);
+}, { passive: false });
+
+// ------------------------------------------------------------------ dots that fill the board
+
+function fitDots() {
+  const element = board();
+  const canvas = element?.querySelector("[data-board-canvas]");
+  if (!element || !canvas || element.dataset.density !== "dots") return;
+  const width = canvas.clientWidth - 4;
+  const height = canvas.clientHeight - 4;
+  const groups = [...canvas.querySelectorAll(".node-grid.tiles")].map((grid) => grid.children.length);
+  if (!groups.length || width <= 0) return;
+  const titles = canvas.querySelectorAll(".group-title").length * GROUP_TITLE;
+  const fits = (size) => {
+    const perRow = Math.max(1, Math.floor((width + GAP) / (size + GAP)));
+    const rows = groups.reduce((sum, count) => sum + Math.ceil(count / perRow), 0);
+    return rows * (size + GAP) + titles <= height;
+  };
+  let size = MIN_DOT;
+  while (size < MAX_DOT && fits(size + 1)) size += 1;
+  element.style.setProperty("--dot", `${size}px`);
+}
+
+const observer = typeof ResizeObserver === "function" ? new ResizeObserver(() => fitDots()) : null;
+function watchCanvas() {
+  const canvas = board()?.querySelector("[data-board-canvas]");
+  if (!canvas) return;
+  observer?.disconnect();
+  observer?.observe(canvas);
+  fitDots();
+}
+
+// ------------------------------------------------------------------ a tile, opened
+
+let opened = null; // {name, tile}
+
+function detailBox() {
+  return document.getElementById("node-detail");
+}
+
+function openNode(tile) {
+  const box = detailBox();
+  if (!box || !window.htmx) return;
+  opened = { name: tile.dataset.node };
+  const url = new URL(box.dataset.nodeDetailUrl, location.href);
+  url.searchParams.set("node", tile.dataset.node);
+  url.searchParams.set("view", "cards");
+  window.htmx.ajax("GET", url.pathname + url.search, { target: "#node-detail", swap: "innerHTML" });
+}
+
+function closeNode() {
+  const box = detailBox();
+  if (!box || box.hidden) return;
+  box.hidden = true;
+  box.replaceChildren();
+  const name = opened?.name;
+  opened = null;
+  if (name) board()?.querySelector(`.tile[data-node="${CSS.escape(name)}"]`)?.focus();
+}
+
+document.addEventListener("click", (event) => {
+  if (event.target.closest?.("[data-node-detail-close]")) return closeNode();
+  const tile = event.target.closest?.("#board .tile[data-node]");
+  if (tile && !tile.dataset.runOnly) openNode(tile);
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && opened) closeNode();
+});
+
+document.addEventListener("htmx:after:swap", () => {
+  if (asked && board()?.dataset.density === asked) asked = null;
+  const box = detailBox();
+  if (box && opened && box.childElementCount) {
+    const wasHidden = box.hidden;
+    box.hidden = false;
+    if (wasHidden) box.querySelector("[data-node-detail-close]")?.focus();
+  } else if (box && opened && !box.childElementCount) {
+    // The board was drawn again (an edit made in the card): open the same node again.
+    const tile = board()?.querySelector(`.tile[data-node="${CSS.escape(opened.name)}"]`);
+    if (tile) openNode(tile);
+    else opened = null;
+  }
+  watchCanvas();
+});
+
+// On a phone the palette starts folded: the board comes first.
+function foldPaletteOnPhones() {
+  const palette = document.getElementById("palette");
+  if (palette && window.matchMedia?.("(max-width: 900px)").matches && !palette.dataset.folded) {
+    palette.dataset.folded = "true";
+    palette.open = false;
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => { watchCanvas(); foldPaletteOnPhones(); });
+foldPaletteOnPhones();
+watchCanvas();
+document.documentElement.dataset.boardZoom = "ready";

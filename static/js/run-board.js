@@ -1,0 +1,398 @@
+// The run on the board: while a run is shown, every node tile and card shows the run's state at
+// the player's event (its pods, cordon, taints, labels, readiness), never the saved scenario's;
+// the controls that edit the saved scenario are hidden, and the board's bar says what is shown.
+// "Show the saved scenario" brings back the saved board (and its controls), "Back to the run" the
+// run. Placements are drawn as motion: a pod flies from the pending queue (or its old node) to its
+// node, a deleted one fades where it was; prefers-reduced-motion turns that off.
+//
+// Only what changed is touched: frames are immutable, so an element that already shows a frame is
+// left alone, and a 500-node board costs a few element updates per event.
+
+import { showChildren } from "./dom-lists.js";
+import { requestedByNode } from "./node-usage.js";
+import { hueClass } from "./owner-hue.js";
+
+const MAX_QUEUE_CHIPS = 60; // the queue names its first pods and counts the rest
+const MAX_FLIGHTS = 12; // more moves than this in one drawing: they just appear
+const FLIGHT_MS = 420;
+const reducedMotion = window.matchMedia?.("(prefers-reduced-motion: reduce)");
+
+let showing = "run"; // "run" | "saved"
+let last = null; // the last run:rendered detail
+const podElements = new Map(); // "card|tile" + pod key -> element
+const drawnPod = new WeakMap(); // element -> pod frame it shows
+const drawnNode = new WeakMap(); // node element -> node frame it shows
+let previousPods = new Map(); // pod key -> frame, at the previous drawing
+
+const board = () => document.getElementById("board");
+const byKey = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+function nodeElements() {
+  return document.querySelectorAll("#board [data-node], #node-detail [data-node]");
+}
+
+// ------------------------------------------------------------------ pods
+
+function podChip(pod) {
+  const id = `card|${pod.key}`;
+  let chip = podElements.get(id);
+  if (!chip) {
+    chip = document.createElement("button");
+    chip.type = "button";
+    chip.dataset.pod = pod.key;
+    chip.dataset.podKey = pod.key;
+    chip.draggable = true; // onto a node: "why not here?" (why-not-here.js)
+    podElements.set(id, chip);
+  }
+  if (drawnPod.get(chip) === pod) return chip;
+  drawnPod.set(chip, pod);
+  chip.className = `pod phase-${pod.phase}${pod.deleting ? " deleting" : ""}${pod.ready ? " ready" : ""} ${hueClass(pod.owner)}`;
+  chip.textContent = pod.name;
+  chip.title = podTitle(pod);
+  return chip;
+}
+
+function podSquare(pod) {
+  const id = `tile|${pod.key}`;
+  let square = podElements.get(id);
+  if (!square) {
+    square = document.createElement("i");
+    square.dataset.pod = pod.key;
+    podElements.set(id, square);
+  }
+  if (drawnPod.get(square) === pod) return square;
+  drawnPod.set(square, pod);
+  square.className = `sq phase-${pod.phase}${pod.deleting ? " deleting" : ""}${pod.ready ? " ready" : ""} ${hueClass(pod.owner)}`;
+  square.title = podTitle(pod);
+  return square;
+}
+
+function podTitle(pod) {
+  return `${pod.key} · ${pod.phase}${pod.ready ? " · Ready" : ""}${pod.deleting ? " · Terminating" : ""}${pod.owner ? " · " + pod.owner : ""}`;
+}
+
+// ------------------------------------------------------------------ nodes
+
+function chipItem(className, text, data) {
+  const item = document.createElement("li");
+  item.className = className;
+  item.title = text;
+  Object.assign(item.dataset, data);
+  const span = document.createElement("span");
+  span.className = "chip-text";
+  span.textContent = text;
+  item.append(span);
+  return item;
+}
+
+function taintText(taint) {
+  return `${taint.key}${taint.value ? "=" + taint.value : ""}:${taint.effect}`;
+}
+
+function labelText(key, value) {
+  return `${key}${value ? "=" + value : ""}`;
+}
+
+function showNodeState(element, node, podCount, usage) {
+  element.classList.toggle("cordoned", Boolean(node?.unschedulable));
+  element.classList.toggle("not-ready", node ? !node.ready : false);
+  element.classList.toggle("tainted", Boolean(node?.taints?.length));
+  if (!node || drawnNode.get(element) === node) return;
+  drawnNode.set(element, node);
+  const badges = element.querySelector(".node-badges");
+  if (badges) {
+    const wanted = [];
+    if (!node.ready) wanted.push(["not-ready", "bad", "NotReady"]);
+    if (node.unschedulable) wanted.push(["cordoned", "warn", "SchedulingDisabled"]);
+    badges.replaceChildren(...wanted.map(([name, tone, text]) => {
+      const badge = document.createElement("span");
+      badge.className = `badge ${tone}`;
+      badge.dataset.badge = name;
+      badge.textContent = text;
+      return badge;
+    }));
+  }
+  const taints = element.querySelector(".node-taints");
+  if (taints) {
+    taints.replaceChildren(...node.taints.map((taint) =>
+      chipItem(`chip taint effect-${taint.effect}`, taintText(taint), { key: taint.key, value: taint.value ?? "", effect: taint.effect })));
+  }
+  const labels = element.querySelector(".node-labels");
+  if (labels) {
+    const grouped = new Set([...document.querySelectorAll("#board .group-by select:is([name=group], [name=then])")].map((select) => select.value));
+    const entries = Object.entries(node.labels ?? {}).filter(([key]) => !grouped.has(key));
+    labels.replaceChildren(...entries.map(([key, value]) => chipItem("chip label", labelText(key, value), { key, value })));
+    const summary = element.querySelector(".node-meta > summary");
+    if (summary) {
+      summary.textContent = `${entries.length} label${entries.length === 1 ? "" : "s"}`;
+      summary.title = entries.map(([key, value]) => labelText(key, value)).join("\n");
+    }
+  }
+}
+
+function tileSummary(name, node, pods, usage) {
+  const parts = [`${name}: ${pods} pod${pods === 1 ? "" : "s"}`];
+  for (const resource of ["cpu", "memory"]) {
+    const total = node?.allocatable?.[resource];
+    if (total) parts.push(`${resource} ${Math.min(100, Math.round((100 * (usage?.[resource] ?? 0)) / total))}%`);
+  }
+  if (node && !node.ready) parts.push("NotReady");
+  if (node?.unschedulable) parts.push("SchedulingDisabled");
+  for (const taint of node?.taints ?? []) parts.push(`taint ${taintText(taint)}`);
+  const labels = Object.keys(node?.labels ?? {}).length;
+  parts.push(`${labels} label${labels === 1 ? "" : "s"}`);
+  return parts.join(", ");
+}
+
+// A node the run has and the saved board does not (created by an action): a tile of its own.
+function runOnlyTile(name) {
+  const grid = board()?.querySelector(".node-grid:last-of-type") ?? board()?.querySelector("[data-board-canvas]");
+  if (!grid) return null;
+  const compact = grid.classList.contains("tiles");
+  const element = document.createElement(compact ? "button" : "article");
+  element.dataset.node = name;
+  element.dataset.nodeName = name;
+  element.dataset.runOnly = "true";
+  if (compact) {
+    element.type = "button";
+    element.className = "tile";
+    element.innerHTML = '<span class="tile-name"></span><span class="tile-pods" aria-hidden="true"></span>';
+    element.querySelector(".tile-name").textContent = name;
+    const item = document.createElement("li");
+    item.append(element);
+    grid.append(item);
+  } else {
+    element.className = "node-card";
+    element.tabIndex = 0;
+    element.innerHTML = '<header class="node-head"><h3 class="node-name"></h3></header><ul class="chips node-taints"></ul><div class="pods" role="group"></div>';
+    element.querySelector(".node-name").textContent = name;
+    element.querySelector(".pods").setAttribute("aria-label", `Pods on ${name}`);
+    grid.append(element);
+  }
+  return element;
+}
+
+// ------------------------------------------------------------------ motion
+
+function motionAllowed(detail) {
+  return !reducedMotion?.matches && (detail.speed ?? 5) <= 10 && !document.hidden;
+}
+
+function ghost(rect, source) {
+  const clone = source.cloneNode(false);
+  clone.removeAttribute("data-pod");
+  clone.removeAttribute("data-pod-key");
+  clone.removeAttribute("id");
+  clone.setAttribute("aria-hidden", "true");
+  clone.classList.add("pod-ghost");
+  clone.textContent = source.textContent;
+  Object.assign(clone.style, { position: "fixed", left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px`, margin: "0", pointerEvents: "none", zIndex: "20" });
+  document.body.append(clone);
+  return clone;
+}
+
+function fly(from, to, target) {
+  const flier = ghost(to, target);
+  const dx = from.left - to.left;
+  const dy = from.top - to.top;
+  const scale = from.width && to.width ? from.width / to.width : 1;
+  target.style.visibility = "hidden";
+  const animation = flier.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: 0.9 }, { transform: "none", opacity: 1 }],
+    { duration: FLIGHT_MS, easing: "cubic-bezier(.2,.7,.2,1)" },
+  );
+  animation.onfinish = animation.oncancel = () => { flier.remove(); target.style.visibility = ""; };
+}
+
+function fade(rect, source) {
+  const faded = ghost(rect, source);
+  const animation = faded.animate([{ opacity: 1 }, { opacity: 0, transform: "scale(0.6)" }], { duration: FLIGHT_MS, easing: "ease-in" });
+  animation.onfinish = animation.oncancel = () => faded.remove();
+}
+
+// The elements that show each pod now, to measure before the drawing changes them.
+function shownElement(key) {
+  for (const prefix of ["card|", "tile|"]) {
+    const element = podElements.get(prefix + key);
+    if (element?.isConnected && element.offsetParent !== null) return element;
+  }
+  return null;
+}
+
+function plannedMoves(detail) {
+  if (!motionAllowed(detail)) return null;
+  const moved = [];
+  const gone = [];
+  for (const [key, pod] of detail.pods) {
+    const before = previousPods.get(key);
+    if (before === pod) continue;
+    if (pod.node && (!before || before.node !== pod.node)) moved.push(key);
+  }
+  for (const key of previousPods.keys()) if (!detail.pods.has(key)) gone.push(key);
+  if (moved.length + gone.length > MAX_FLIGHTS) return null;
+  const rects = new Map();
+  for (const key of [...moved, ...gone]) {
+    const element = shownElement(key);
+    if (element) rects.set(key, { rect: element.getBoundingClientRect(), element });
+  }
+  return { moved, gone, rects };
+}
+
+function animateMoves(plan) {
+  if (!plan) return;
+  for (const key of plan.gone) {
+    const was = plan.rects.get(key);
+    if (was) fade(was.rect, was.element);
+  }
+  for (const key of plan.moved) {
+    const was = plan.rects.get(key);
+    const now = shownElement(key);
+    if (!was || !now) {
+      now?.animate?.([{ transform: "scale(0.2)", opacity: 0 }, { transform: "none", opacity: 1 }], { duration: 260, easing: "ease-out" });
+      continue;
+    }
+    fly(was.rect, now.getBoundingClientRect(), now);
+  }
+}
+
+// ------------------------------------------------------------------ drawing
+
+function draw(detail) {
+  const element = board();
+  if (!element) return;
+  const plan = plannedMoves(detail);
+  element.classList.add("run-shown");
+  document.getElementById("node-detail")?.classList.add("run-shown");
+  showMode(detail);
+  const byNode = new Map();
+  const pending = [];
+  for (const pod of detail.pods.values()) {
+    if (pod.node) {
+      if (!byNode.has(pod.node)) byNode.set(pod.node, []);
+      byNode.get(pod.node).push(pod);
+    } else if (!pod.deleting && pod.phase === "Pending") {
+      pending.push(pod);
+    }
+  }
+  const usage = requestedByNode(detail.pods);
+  const known = detail.nodes.size > 0; // before its first event, the run has no node yet
+  const seen = new Set();
+  for (const nodeElement of nodeElements()) {
+    const name = nodeElement.dataset.node;
+    seen.add(name);
+    const node = detail.nodes.get(name);
+    const absent = known && !node;
+    (nodeElement.closest("li") ?? nodeElement).classList.toggle("absent", absent);
+    nodeElement.classList.toggle("absent", absent);
+    drawNode(nodeElement, name, node, (byNode.get(name) ?? []).sort(byKey), usage);
+  }
+  for (const [name, node] of detail.nodes) {
+    if (seen.has(name)) continue;
+    const created = runOnlyTile(name);
+    if (created) drawNode(created, name, node, (byNode.get(name) ?? []).sort(byKey), usage);
+  }
+  drawQueue(pending);
+  animateMoves(plan);
+  previousPods = detail.pods;
+}
+
+function drawNode(element, name, node, pods, usage) {
+  showNodeState(element, node, pods.length, usage);
+  if (element.classList.contains("tile")) {
+    const summary = tileSummary(name, node, pods.length, usage?.get(name));
+    if (element.dataset.summary !== summary) {
+      element.dataset.summary = summary;
+      const described = summary + (element.dataset.verdict ?? "");
+      element.setAttribute("aria-label", described);
+      element.title = described;
+    }
+    const box = element.querySelector(".tile-pods");
+    if (box) showChildren(box, pods.map(podSquare));
+  } else {
+    const box = element.querySelector(".pods");
+    if (box) showChildren(box, pods.map(podChip));
+  }
+}
+
+let restItem = null;
+function drawQueue(pending) {
+  const queue = document.querySelector('#run-panel [data-player="pending"]');
+  if (!queue) return;
+  pending.sort(byKey);
+  const shown = pending.slice(0, MAX_QUEUE_CHIPS).map(podChip);
+  if (pending.length > MAX_QUEUE_CHIPS) {
+    restItem ??= document.createElement("span");
+    restItem.className = "queue-rest";
+    restItem.textContent = `and ${(pending.length - MAX_QUEUE_CHIPS).toLocaleString("en")} more Pending`;
+    shown.push(restItem);
+  }
+  if (shown.length) {
+    let label = queue.querySelector(".queue-label");
+    if (!label) {
+      label = document.createElement("span");
+      label.className = "queue-label";
+      label.textContent = `Pending`;
+    }
+    label.textContent = `Pending (${pending.length.toLocaleString("en")}):`;
+    shown.unshift(label);
+  }
+  showChildren(queue, shown);
+}
+
+function showMode(detail) {
+  const mode = board()?.querySelector("[data-board-mode]");
+  if (mode) {
+    const text = `Run ${detail.run.id} at event ${detail.position}/${detail.run.events.length}, t=${Number(detail.time).toFixed(1)}s: the board shows the run`;
+    if (mode.textContent !== text) mode.textContent = text;
+  }
+  const saved = board()?.querySelector('[data-board-show="saved"]');
+  if (saved) saved.hidden = false;
+  const back = board()?.querySelector('[data-board-show="run"]');
+  if (back) back.hidden = true;
+}
+
+function showSavedBar() {
+  const element = board();
+  if (!element) return;
+  element.classList.remove("run-shown");
+  const mode = element.querySelector("[data-board-mode]");
+  if (mode) mode.textContent = element.dataset.canEdit === "true"
+    ? "Saved scenario: edits apply to the next run" : "Saved scenario (no run shown)";
+  const saved = element.querySelector('[data-board-show="saved"]');
+  if (saved) saved.hidden = true;
+  const back = element.querySelector('[data-board-show="run"]');
+  if (back) back.hidden = !last;
+}
+
+function reloadSavedBoard() {
+  const element = board();
+  if (!element || !window.htmx) return;
+  const url = new URL(document.querySelector(".scenario").dataset.boardUrl, location.href);
+  for (const field of element.querySelectorAll(".group-by select, .group-by input[name=q]")) url.searchParams.set(field.name, field.value);
+  window.htmx.ajax("GET", url.pathname + url.search, { target: "#board", swap: "outerHTML" });
+}
+
+document.addEventListener("run:rendered", (event) => {
+  last = event.detail;
+  if (showing === "run") draw(event.detail);
+});
+
+document.addEventListener("click", (event) => {
+  const toggle = event.target.closest?.("[data-board-show]");
+  if (!toggle) return;
+  if (toggle.dataset.boardShow === "saved") {
+    showing = "saved";
+    previousPods = new Map();
+    reloadSavedBoard();
+  } else if (last) {
+    showing = "run";
+    draw(last);
+  }
+});
+
+// A new run (Run again, an action) is shown at once.
+document.addEventListener("run:started", () => { showing = "run"; previousPods = new Map(); });
+
+document.addEventListener("htmx:after:swap", () => {
+  if (showing === "saved") showSavedBar();
+});
