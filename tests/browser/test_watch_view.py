@@ -120,3 +120,21 @@ def test_a_run_board_shows_the_runs_state_not_the_saved_one(page: Page, server_u
     expect(node_card(page, "worker1").locator(".badge")).to_have_count(0)
     page.get_by_role("button", name="Back to the run").click()
     expect(node_card(page, "worker2").get_by_role("button", name="uncordon")).to_be_hidden()
+
+
+def test_no_page_scrolls_sideways_on_a_phone(page: Page, server_url: str):
+    url = open_gallery_copy(page, server_url)
+    permalink = page.locator(".share-panel input.copy").nth(1).input_value().rsplit("/", 1)[-1]
+    page.set_viewport_size({"width": 390, "height": 844})
+    for path in (
+        "/",
+        "/mine",
+        url.removeprefix(server_url),
+        f"/v/{permalink}",
+        f"/embed/{permalink}",
+        url.removeprefix(server_url) + "/compare",
+    ):
+        page.goto(server_url + path)
+        expect(page.locator("h1").first).to_be_visible()
+        width, window = page.evaluate(PAGE_WIDTH)
+        assert width <= window, f"{path}: {width}px wide in a {window}px window"
