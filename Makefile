@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint services chromium clean scale-out lighthouse
+.PHONY: run test lint services chromium clean scale-out lighthouse bench-playback
 
 run: $(VENV)/.installed-runtime  ## install, migrate, load the gallery, serve at http://127.0.0.1:8000
 	export SECRET_KEY="$$(scripts/secret-key $(PY))" && \
@@ -44,6 +44,10 @@ node_modules/.installed: package.json package-lock.json
 
 lighthouse: $(VENV)/.installed-runtime node_modules/.installed chromium  ## Lighthouse scores of home, a scenario and its embed (URL=… to measure a running server)
 	scripts/lighthouse $(URL)
+
+# Options after ARGS=, e.g. ARGS="--runs 1 --profile var/bench-playback" (scripts/bench-playback --help).
+bench-playback: $(VENV)/.installed-dev chromium  ## frame gaps and long tasks of a 500-node, 2,000-pod run played at 20x and 5x in Chromium
+	$(PY) scripts/bench-playback $(ARGS)
 
 clean:
 	rm -rf $(VENV) var
