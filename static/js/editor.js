@@ -11,7 +11,6 @@
 //   holding the cursor (or at the end).
 // Without the bundle (or without JS modules) the textarea is the editor, with a plain line-number gutter.
 
-const CODEMIRROR = "../vendor/codemirror-6.43.15/codemirror.bundle.js";
 const VALIDATE_DELAY_MS = 400;
 const INDENT = "  ";
 
@@ -148,7 +147,8 @@ async function setUpSnippetMenu(insert) {
 // ---------------------------------------------------------------------------- CodeMirror
 
 async function mountCodeMirror() {
-  const cm = await import(CODEMIRROR);
+  // A literal path: the static storage rewrites it to the bundle's hashed name (cached for a year).
+  const cm = await import("../vendor/codemirror-6.43.15/codemirror.bundle.js");
   const { EditorState, EditorSelection, EditorView, Compartment, keymap } = cm;
   const wrapper = textarea.closest(".code-editor");
   const readOnly = textarea.readOnly;

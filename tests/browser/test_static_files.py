@@ -13,7 +13,7 @@ A_YEAR = "public, max-age=31536000, immutable"
 # Loaded by a name that no `{% static %}` and no `import … from` gives, so still plain (cached 60 s):
 # static/js/editor.js imports the bundle through a variable, which the manifest storage cannot see.
 # Empty this once editor.js writes `import("../vendor/codemirror-6.43.15/codemirror.bundle.js")`.
-NOT_YET_HASHED = {"/static/vendor/codemirror-6.43.15/codemirror.bundle.js"}
+NOT_YET_HASHED: set[str] = set()  # every file a page loads is named by its hash
 
 
 class Traffic:

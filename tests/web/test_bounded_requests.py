@@ -131,7 +131,7 @@ def editor_of(server: DaphneServer, nodes: int) -> tuple[HttpClient, str, str]:
 
 
 def save(client: HttpClient, slug: str, workload: str) -> tuple[float, tuple[int, str]]:
-    version = int(re.search(r'id="board" class="board" data-version="(\d+)"', client.get(f"/s/{slug}")).group(1))
+    version = int(re.search(r'id="board" class="board[^"]*" data-version="(\d+)"', client.get(f"/s/{slug}")).group(1))
     return timed(lambda: client.submit(f"/s/{slug}/workload", {"version": version, "workload": workload}))
 
 

@@ -26,7 +26,7 @@ def board_state(editor: HttpClient, path: str) -> tuple[int, int]:
     """(the version the page was rendered at, worker1's node id), as a form would post them."""
     page = editor.get(path)
     version = int(re.search(r'data-version="(\d+)"', page).group(1))
-    node_id = int(re.search(r'data-node-id="(\d+)" data-node-name="worker1"', page).group(1))
+    node_id = int(re.search(r'data-node-name="worker1" data-node-id="(\d+)"', page).group(1))
     return version, node_id
 
 

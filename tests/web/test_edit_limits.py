@@ -77,7 +77,7 @@ def database_bytes(server: DaphneServer) -> int:
 
 
 def version_of(page: str) -> int:
-    return int(re.search(r'<div id="board" class="board" data-version="(\d+)"', page).group(1))
+    return int(re.search(r'<div id="board" class="board[^"]*" data-version="(\d+)"', page).group(1))
 
 
 @pytest.mark.django_db(transaction=ON_POSTGRES)  # the server commits what it does; PostgreSQL shares it

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
@@ -141,7 +143,7 @@ def test_a_valid_workload_places_its_pods_on_the_board(client, editable):
     )
     response = post_board(client, editable, url, workload=pod)
     assert response.status_code == 200
-    assert b'class="pod phase-Pending" title="default/web' in response.content
+    assert re.search(rb'class="pod phase-Pending hue-\d+" data-pod="default/web', response.content)
 
 
 def test_validate_endpoint_reports_document_field_and_line(client):
@@ -234,7 +236,7 @@ def test_table_view_lists_nodes_and_searches_names_labels_and_taints(client, edi
     post_board(client, editable, url, zones="a,b", per_zone=3, cpu="2", memory="8Gi", pods="50")
     board = reverse("board", args=[editable.slug])
     table = client.get(board, {"view": "table"}).content.decode()
-    assert table.count('<tr class="" data-node-name=') == 9
+    assert table.count('<tr class="" data-node=') == 9
     found = client.get(board, {"view": "table", "q": "zone=b"}).content.decode()
     assert found.count("data-node-name=") == 3
     assert "matching “zone=b”" in found

@@ -5,6 +5,7 @@ plain names still answer, cached for a minute. See playground/static_files.py.""
 import gzip
 import json
 import os
+import posixpath
 import re
 from pathlib import Path
 
@@ -133,7 +134,7 @@ def test_module_imports_between_scripts_name_the_hashed_files(collected_static):
         if not original.startswith("js/") or not original.endswith(".js"):
             continue
         for target in imports.findall((collected_static / hashed).read_text()):
-            resolved = (Path(hashed).parent / target).as_posix()
+            resolved = posixpath.normpath((Path(hashed).parent / target).as_posix())
             assert HASHED.search(target) and resolved in paths.values(), f"{hashed} imports {target}"
             checked += 1
     assert checked >= 10  # our scripts import one another: the pattern found them
