@@ -125,14 +125,18 @@ document.addEventListener("htmx:after:swap", () => {
   watchCanvas();
 });
 
-// On a phone the palette starts folded: the board comes first.
+// The palette stays folded or open as its editor left it (it is redrawn after every palette
+// change); on a phone it starts folded: the board comes first.
+const PALETTE_OPEN = "playground:palette-open";
 function foldPaletteOnPhones() {
   const palette = document.getElementById("palette");
-  if (palette && window.matchMedia?.("(max-width: 900px)").matches && !palette.dataset.folded) {
-    palette.dataset.folded = "true";
-    palette.open = false;
-  }
+  if (!palette || palette.dataset.folded) return;
+  palette.dataset.folded = "true";
+  const remembered = localStorage.getItem(PALETTE_OPEN);
+  palette.open = remembered !== null ? remembered === "true" : !window.matchMedia?.("(max-width: 900px)").matches;
+  palette.addEventListener("toggle", () => localStorage.setItem(PALETTE_OPEN, String(palette.open)));
 }
+document.addEventListener("htmx:after:swap", foldPaletteOnPhones);
 
 document.addEventListener("DOMContentLoaded", () => { watchCanvas(); foldPaletteOnPhones(); });
 foldPaletteOnPhones();
