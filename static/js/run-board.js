@@ -123,6 +123,8 @@ function showNodeState(element, node, podCount, usage) {
     const entries = Object.entries(node.labels ?? {}).filter(([key]) => !grouped.has(key));
     labels.replaceChildren(...entries.map(([key, value]) => chipItem("chip label", labelText(key, value), { key, value })));
     const summary = element.querySelector(".node-meta > summary");
+    const meta = element.querySelector(".node-meta");
+    if (meta) meta.hidden = entries.length === 0;
     if (summary) {
       summary.textContent = `${entries.length} label${entries.length === 1 ? "" : "s"}`;
       summary.title = entries.map(([key, value]) => labelText(key, value)).join("\n");
