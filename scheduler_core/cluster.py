@@ -8,11 +8,16 @@ registration order). Events (core/v1 Event) are recorded here too, stamped with 
 Reads in store order (`objects`, `items`) list a kind's objects in the order they were created (an
 update keeps an object's place). `pods_on_node` gives the pods bound to a node in that same order,
 from an index kept on every write, so node handlers need not scan every pod of the cluster.
+
+A journal, when one is kept, lists every change and every event in the order they happened (a
+change before any watcher hears of it, so what a watcher does about it comes after it): the
+Simulation keeps one per instant to stream them. `before` gives a copy of the store as it was
+before the latest of them, for a viewer stopped between two events of one instant.
 """
 
 import random
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -33,6 +38,9 @@ class Change:
     key: str  # namespace/name or name
     old: Any
     new: Any
+    # The object's creation number in the store: its place in store order, kept by updates. With
+    # it a deletion can be undone in place (Cluster.before).
+    order: int = 0
 
 
 class ConflictError(Exception):
@@ -55,11 +63,14 @@ class Cluster:
         self._objects: dict[str, dict[str, Any]] = {}
         self._watchers: list[tuple[Callable[[Change], None], frozenset[str] | None]] = []
         self._watchers_by_kind: dict[str, tuple[Callable[[Change], None], ...]] = {}
+        # Creation numbers (store order): kind -> key -> number, one count over every kind.
+        self._created: dict[str, dict[str, int]] = {}
         # Pods by the node they are bound to: node -> pod key -> the pod's creation number (store order).
         self._pods_by_node: dict[str, dict[str, int]] = {}
-        self._created: dict[str, int] = {}  # pod key -> creation number
         self._creations = 0
         self.events: list[Event] = []
+        # When a list: every change and event from now on is appended to it, in the order they happen.
+        self.journal: list[Change | Event] | None = None
         self.max_events = max_events
         self.max_objects = max_objects
         self._object_count = 0  # every kind's objects, for max_objects
@@ -113,7 +124,10 @@ class Cluster:
     def create(self, obj: Any) -> Any:
         kind = type_name(obj)
         key = obj.metadata.key
-        store = self._objects.setdefault(kind, {})
+        store = self._objects.get(kind)
+        if store is None:
+            store = self._objects[kind] = {}
+            self._created[kind] = {}
         if key in store:
             raise ConflictError(f'{kind.lower()}s "{obj.metadata.name}" already exists')
         if self.max_objects is not None and self._object_count >= self.max_objects:
@@ -127,13 +141,13 @@ class Cluster:
         obj = replace(obj, metadata=metadata)
         store[key] = obj
         self._object_count += 1
-        if kind == "Pod":
-            self._creations += 1
-            self._created[key] = self._creations
-            if obj.spec.node_name:
-                self._pods_by_node.setdefault(obj.spec.node_name, {})[key] = self._creations
+        self._creations += 1
+        number = self._creations
+        self._created[kind][key] = number
+        if kind == "Pod" and obj.spec.node_name:
+            self._pods_by_node.setdefault(obj.spec.node_name, {})[key] = number
         self.resource_version += 1
-        self._notify(Change(ChangeType.ADDED, kind, key, None, obj))
+        self._notify(Change(ChangeType.ADDED, kind, key, None, obj, number))
         return obj
 
     def update(self, obj: Any) -> Any:
@@ -146,12 +160,13 @@ class Cluster:
         if old is obj or old == obj:
             return old
         store[key] = obj
+        number = self._created[kind][key]
         if kind == "Pod" and old.spec.node_name != obj.spec.node_name:
             self._unbind(old)
             if obj.spec.node_name:
-                self._pods_by_node.setdefault(obj.spec.node_name, {})[key] = self._created[key]
+                self._pods_by_node.setdefault(obj.spec.node_name, {})[key] = number
         self.resource_version += 1
-        self._notify(Change(ChangeType.MODIFIED, kind, key, old, obj))
+        self._notify(Change(ChangeType.MODIFIED, kind, key, old, obj, number))
         return obj
 
     def delete(self, kind: str, key: str) -> Any:
@@ -160,11 +175,11 @@ class Cluster:
         if old is None:
             raise ConflictError(f'{kind.lower()}s "{key}" not found')
         self._object_count -= 1
+        number = self._created[kind].pop(key)
         if kind == "Pod":
             self._unbind(old)
-            del self._created[key]
         self.resource_version += 1
-        self._notify(Change(ChangeType.DELETED, kind, key, old, None))
+        self._notify(Change(ChangeType.DELETED, kind, key, old, None, number))
         return old
 
     def _unbind(self, pod: Any) -> None:
@@ -177,6 +192,8 @@ class Cluster:
                     del self._pods_by_node[node_name]
 
     def _notify(self, change: Change) -> None:
+        if self.journal is not None:
+            self.journal.append(change)
         watchers = self._watchers_by_kind.get(change.kind)
         if watchers is None:
             watchers = self._watchers_of(change.kind)
@@ -199,7 +216,55 @@ class Cluster:
             source=source,
         )
         self.events.append(event)
+        if self.journal is not None:
+            self.journal.append(event)
         return event
+
+    # ------------------------------------------------------------------ copies
+
+    def before(self, later: Sequence[Change | Event]) -> "Cluster":
+        """A copy of the store as it was before `later`: the latest changes and events it saw, oldest
+        first (the tail of a journal). The copy holds that moment's objects in their store order, its
+        indexes, counters and events; it has no watchers, no journal and no admission, its clock is
+        stopped at this store's present time and its uids come from a copy of the generator: reading
+        it or writing to it changes nothing here, and nobody hears of its writes."""
+        now = self._clock()
+        rng = random.Random()
+        rng.setstate(self._rng.getstate())
+        copy = Cluster(lambda: now, rng, max_events=self.max_events, max_objects=self.max_objects)
+        objects = {kind: dict(store) for kind, store in self._objects.items()}
+        created = {kind: dict(numbers) for kind, numbers in self._created.items()}
+        events = len(self.events)
+        undone = 0
+        reordered: set[str] = set()
+        for item in reversed(later):
+            if isinstance(item, Event):
+                events -= 1
+                continue
+            undone += 1
+            store, numbers = objects[item.kind], created[item.kind]
+            if item.type is ChangeType.ADDED:
+                del store[item.key]
+                del numbers[item.key]
+            elif item.type is ChangeType.MODIFIED:
+                store[item.key] = item.old
+            else:
+                store[item.key] = item.old
+                numbers[item.key] = item.order
+                reordered.add(item.kind)
+        for kind in reordered:  # a deletion undone puts the object back in its place
+            numbers = created[kind]
+            objects[kind] = {key: objects[kind][key] for key in sorted(objects[kind], key=numbers.__getitem__)}
+        copy._objects = objects
+        copy._created = created
+        for key, pod in objects.get("Pod", {}).items():
+            if pod.spec.node_name:
+                copy._pods_by_node.setdefault(pod.spec.node_name, {})[key] = created["Pod"][key]
+        copy._creations = self._creations
+        copy._object_count = sum(len(store) for store in objects.values())
+        copy.resource_version = self.resource_version - undone
+        copy.events = self.events[:events]
+        return copy
 
 
 def _second(item: tuple[str, int]) -> int:

@@ -1,11 +1,17 @@
 """The discrete-event simulation: a clock, timers, the object store and the controllers.
 
-`Simulation.run()` is a generator of events: the web app streams it, the CLI prints it. Time is
+`Simulation.run()` is a generator of events: the CLI prints it. `Simulation.stream()` is the run
+as it happened, every store change and every event interleaved in the order the engine made them,
+each instant closed by an InstantEnd: the web app turns it into frames, one per event. Time is
 simulated (seconds from 0), never the wall clock; randomness comes from one seeded generator; so
 the same scenario and seed give the same events, byte for byte.
 
 Each instant is settled before time moves on: after a change, every controller with pending work
-syncs, in a fixed order, until none has any left. Then the clock jumps to the next timer.
+syncs, in a fixed order, until none has any left. Then the clock jumps to the next timer. Controllers
+change the store and record events synchronously, inside their syncs, so the stream cannot pause
+between two of them: the store's journal keeps an instant's changes and events in their order, and
+the stream yields them once the instant is settled (Cluster.before gives the store as it was at any
+of them).
 
 The options bound a run (events, objects, steps per instant, CPU seconds): past a bound it stops
 with a SimulationLimitError. The CPU budget is the one use of a real clock, and it only aborts.
@@ -45,6 +51,21 @@ class Instant:
     events: list[Event]
     # When the run goes on (the next timer's time, possibly this same time), None if it stops here.
     next_time: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class InstantEnd:
+    """In a stream, after an instant's last change and event: the controllers have settled, the
+    store is quiet, and the simulation waits here (its store is as this instant left it) until the
+    reader asks for more."""
+
+    time: float
+    # When the run goes on (the next timer's time, possibly this same time), None if it stops here.
+    next_time: float | None
+
+
+# What Simulation.stream yields: a store change, an event, or the end of an instant.
+StreamItem = Change | Event | InstantEnd
 
 
 class Simulation:
@@ -171,18 +192,60 @@ class Simulation:
         """The run instant by instant: the start, then every timer that fired, each with the events
         it caused (often none: a pod turning Ready, a requeue). Between two instants the store is
         quiet, so a watcher can tell what changed at each, events or not."""
+        emitted = 0
+        for next_time in self._instants(until):
+            events = self.cluster.events[emitted:]
+            emitted += len(events)
+            yield Instant(self._now, events, next_time)
+
+    def stream(self, until: float | None = None) -> Iterator[StreamItem]:
+        """The run as it happened: every change to the store (the Cluster's Change) and every event,
+        interleaved in the order the engine made them, and after each instant's last one an
+        InstantEnd (at the start too, even if nothing happened). A change comes before the watchers
+        hear of it, so whatever they do about it follows it: a pod's binding precedes its Scheduled
+        event, and nothing of a later event comes before that event. Within an instant the items
+        are yielded once it has settled: while a reader looks at them, the store is as the instant
+        left it (Cluster.before undoes the rest for a reader stopped in the middle)."""
+        journal: list[Change | Event] = []
+        self.cluster.journal = journal
+        try:
+            for next_time in self._instants(until):
+                items, journal = journal, []
+                self.cluster.journal = journal
+                yield from items
+                yield InstantEnd(self._now, next_time)
+        finally:
+            self.cluster.journal = None
+
+    def cluster_at_event(self, seq: int, until: float | None = None) -> Cluster | None:
+        """Runs up to the event numbered `seq` (Event.seq) and gives the store as it was right after
+        it: a copy (Cluster.before) without what the rest of its instant did, so what a viewer
+        stepping to that event sees. None if the run ends, or reaches `until`, before it. The run
+        stops there: a Simulation runs once."""
+        later: list[Change | Event] | None = None
+        for item in self.stream(until):
+            if later is None:
+                if isinstance(item, Event) and item.seq == seq:
+                    later = []
+            elif isinstance(item, InstantEnd):
+                return self.cluster.before(later)
+            else:
+                later.append(item)
+        return None
+
+    def _instants(self, until: float | None) -> Iterator[float | None]:
+        """Runs the simulation, pausing at each settled instant: yields when the run goes on (the
+        next timer's time, None if it stops there). The engine's CPU time stops while it waits."""
         if self._started:
             raise RuntimeError("a Simulation runs once")
         self._started = True
-        emitted = 0
         self._resume()
         self._apply_initial()
         self._settle()
         while True:
-            events = self.cluster.events[emitted:]
-            emitted += len(events)
+            next_time = self._next_time(until)
             self._pause()  # what the caller does with the instant is not the engine's time
-            yield Instant(self._now, events, self._next_time(until))
+            yield next_time
             self._resume()
             if not self._busy_timers:
                 break  # no timers, or only idle ones
