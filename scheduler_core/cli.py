@@ -9,13 +9,17 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from scheduler_core.api.manifests import Manifest, load_manifests
 from scheduler_core.api.yaml_loader import MAX_YAML_BYTES
 from scheduler_core.errors import ManifestError
 from scheduler_core.explain import Explanation, explain
 from scheduler_core.scheduler.config import SchedulerConfiguration, parse_configuration
+
+if TYPE_CHECKING:
+    from scheduler_core.cluster import Cluster
+    from scheduler_core.simulation import Simulation
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL_ERROR = 3
@@ -155,23 +159,39 @@ def _run_simulate(args: argparse.Namespace, out: TextIO) -> int:
             until = parse_duration(args.until)
         except DurationError as error:
             raise UsageError(f"--until: {error}") from None
+    if args.at_event is not None and args.at_event < 1:
+        raise UsageError("--at-event: events are numbered from 1")
     simulation = Simulation(_manifests(args.file), _configuration(args.config), seed=args.seed)
     events = []
     try:
-        for event in simulation.run(until):
+        cluster = _cluster_at_event(simulation, args.at_event, until) if args.at_event is not None else None
+        for event in simulation.run(until) if cluster is None else cluster.events:
             if args.output == "jsonl":
                 out.write(json.dumps(event.as_dict(), ensure_ascii=False) + "\n")
             else:
                 events.append(event.as_dict())
     except SimulationLimitError as error:
         raise UsageError(str(error)) from None
-    state = cluster_state(simulation.cluster, simulation.now)
+    if cluster is None:
+        state = cluster_state(simulation.cluster, simulation.now)
+    else:
+        state = cluster_state(cluster, cluster.events[-1].time)
     if args.output == "jsonl":
         out.write(json.dumps({"state": state}, ensure_ascii=False) + "\n")
     else:
         json.dump({**state, "events": events}, out, indent=2, ensure_ascii=False)
         out.write("\n")
     return 0
+
+
+def _cluster_at_event(simulation: "Simulation", seq: int, until: float | None) -> "Cluster":
+    """The cluster right after event `seq`, as the web player shows it at that event: the changes
+    the engine made before it, none it made after it (its events end with that one)."""
+    cluster = simulation.cluster_at_event(seq, until)
+    if cluster is None:
+        count = len(simulation.cluster.events)
+        raise UsageError(f"--at-event {seq}: the run has {count} event{'' if count == 1 else 's'}")
+    return cluster
 
 
 # ---------------------------------------------------------------------------- bench
@@ -225,6 +245,12 @@ def build_parser() -> argparse.ArgumentParser:
     simulate_cmd.add_argument("--config", help="a KubeSchedulerConfiguration file")
     simulate_cmd.add_argument("--seed", type=int, default=0, help="seed of the run's random generator")
     simulate_cmd.add_argument("--until", help="stop at this simulated time (Go duration: 90s, 5m)")
+    simulate_cmd.add_argument(
+        "--at-event",
+        type=int,
+        metavar="N",
+        help="stop right after event N (the events' seq) and report the cluster as it was then",
+    )
     simulate_cmd.add_argument("-o", "--output", choices=["json", "jsonl"], default="json")
     simulate_cmd.set_defaults(run=_run_simulate)
 

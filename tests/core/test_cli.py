@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scheduler_core.cli import EXIT_BAD_INPUT, main
+from scheduler_core.cli import EXIT_BAD_INPUT, build_parser, main
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parents[2]
@@ -123,3 +123,44 @@ def test_explain_table_reports_preemption_of_a_pod_that_does_not_fit():
     assert status == 0
     assert "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.\n" in out
     assert "  node-1: ruled out: No preemption victims found for incoming pod\n" in out
+
+
+# ---------------------------------------------------------------------------- simulate --at-event
+
+
+def test_simulate_at_an_event_reports_the_cluster_right_after_it():
+    status, out, _ = run("simulate", "-f", str(DATA / "sim_basic.yaml"), "--at-event", "1")
+    assert status == 0
+    report = json.loads(out)
+    # Event 1 binds web; huge's FailedScheduling (event 2) and web's start at 1 s come after it.
+    assert report["time"] == 0.0 and [event["seq"] for event in report["events"]] == [1]
+    assert {pod["name"]: (pod["node"], pod["phase"]) for pod in report["pods"]} == {
+        "huge": (None, "Pending"),
+        "web": ("worker2", "Pending"),
+    }
+
+
+def test_simulate_at_an_event_in_jsonl_gives_the_events_up_to_it_then_the_state():
+    status, out, _ = run("simulate", "-f", str(DATA / "sim_basic.yaml"), "--at-event", "7", "-o", "jsonl")
+    assert status == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["seq"] for line in lines[:-1]] == list(range(1, 8))
+    state = lines[-1]["state"]
+    assert state["time"] == 20.0 and [node["name"] for node in state["nodes"]] == ["big", "worker1", "worker2"]
+    huge = next(pod for pod in state["pods"] if pod["name"] == "huge")
+    assert (huge["node"], huge["phase"]) == ("big", "Pending")  # scheduled at 20 s, started at 21 s
+
+
+def test_simulate_at_an_event_past_the_runs_end_or_below_one_exits_2():
+    status, _, err = run("simulate", "-f", str(DATA / "sim_basic.yaml"), "--at-event", "11")
+    assert status == EXIT_BAD_INPUT and "--at-event 11: the run has 10 events" in err
+    status, _, err = run("simulate", "-f", str(DATA / "sim_basic.yaml"), "--at-event", "0")
+    assert status == EXIT_BAD_INPUT and "numbered from 1" in err
+    status, _, err = run("simulate", "-f", str(DATA / "sim_basic.yaml"), "--at-event", "7", "--until", "15s")
+    assert status == EXIT_BAD_INPUT and "the run has 6 events" in err  # the run stops at 15 s, before event 7
+
+
+def test_simulate_help_describes_at_event(capsys):
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["simulate", "--help"])
+    assert "--at-event N" in capsys.readouterr().out
