@@ -1,9 +1,10 @@
 """Runs: a scenario version simulated by the engine, its events stored and streamed to viewers.
 
 A run executes in a worker thread, off the event loop. Each stored event carries the changes to
-pods and nodes since the previous one, so a viewer can rebuild the cluster as it was at any event
-(forward by applying them, backward by replaying from the start). Events go to the database in
-batches and to the scenario's websocket group as they are stored.
+pods and nodes since the previous one, in the engine's order (Simulation.stream), so a viewer can
+rebuild the cluster as it was at any event (forward by applying them, backward by replaying from
+the start), and stepping one event moves the board by exactly that event. Events go to the
+database in batches and to the scenario's websocket group as they are stored.
 """
 
 import json
@@ -11,6 +12,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -24,12 +26,13 @@ from playground.models import Run, RunEvent, Scenario
 from playground.scenarios import snapshot
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.types import Node, Pod
-from scheduler_core.cluster import Change, ChangeType, SimulationLimitError
+from scheduler_core.cluster import Change, ChangeType, Cluster, SimulationLimitError
 from scheduler_core.controllers.base import SimulationOptions
 from scheduler_core.errors import ManifestError
+from scheduler_core.events import Event
 from scheduler_core.scheduler.config import parse_configuration
 from scheduler_core.scheduler.resources import pod_requests
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation import InstantEnd, Simulation
 
 logger = logging.getLogger(__name__)
 
@@ -113,7 +116,7 @@ class ChangeRecorder:
     def __init__(self, simulation: Simulation | None = None) -> None:
         self._pending: dict[tuple[str, str], dict[str, Any]] = {}
         # With the simulation, pod frames also carry "evictAt" (the taint eviction countdown).
-        self._evictions = EvictionCountdowns(simulation, pod_frame)
+        self.evictions = EvictionCountdowns(simulation, pod_frame)
 
     def __call__(self, change: Change) -> None:
         if change.kind == "Pod":
@@ -141,11 +144,15 @@ class ChangeRecorder:
             else:
                 self._pending[key] = budget_frame(change.new)
 
+    def resend(self, frame: dict[str, Any]) -> None:
+        """A pod's frame sent again though the pod did not change (its eviction countdown did)."""
+        self._pending.setdefault(("Pod", frame["key"]), frame)
+
     def has_changes(self) -> bool:
-        return bool(self._pending) or self._evictions.pending()
+        return bool(self._pending)
 
     def take(self) -> list[dict[str, Any]]:
-        self._evictions.stamp(self._pending)
+        self.evictions.stamp(self._pending)
         changes = list(self._pending.values())
         self._pending.clear()
         return changes
@@ -239,21 +246,83 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
     send_run_status(slug, run.pk, Run.Status.FINISHED)
 
 
-def frames(simulation: Simulation) -> Iterator[dict[str, Any]]:
-    """The run as viewers replay it: a frame per event, carrying the store changes since the frame
-    before; a frame of its own ("event": None) for an instant that changed the cluster without an
-    event (a pod turning Ready, a taint landing), so the board shows it when it happened rather than
-    at the next event; and a closing frame ("end"). Every frame has its simulated "time". A replay
-    (explain, traffic, a resumed run) walks the same frames, so sequence numbers always agree."""
-    recorder = ChangeRecorder(simulation)
-    simulation.cluster.watch(recorder)
-    for instant in simulation.run_instants(until=DEFAULT_UNTIL_SECONDS):
-        for event in instant.events:  # an instant's changes travel with its first event
-            yield {"event": event.as_dict(), "time": event.time, "changes": recorder.take()}
-        # Timers due at the same time make one frame: held until the clock moves on.
-        if not instant.events and instant.next_time != instant.time and recorder.has_changes():
-            yield {"event": None, "time": instant.time, "changes": recorder.take()}
-    yield {"event": None, "time": simulation.now, "changes": recorder.take(), "end": simulation.now}
+def frames(simulation: Simulation) -> "RunFrames":
+    """The run as viewers replay it: a frame per event, carrying exactly the store changes the engine
+    made since the frame before (Simulation.stream's order: "Scheduled pod X to worker2" carries X's
+    binding and nothing else); a frame of its own ("event": None) for the changes after an instant's
+    last event (a pod turning Ready, a taint landing), at that instant's time, so the board shows
+    them when they happened rather than at the next event (held instead for the next event when the
+    next instant is at the same time); and a closing frame ("end"). Every frame has its simulated
+    "time". A replay (explain, traffic, a resumed run) walks the same frames, so sequence numbers
+    always agree."""
+    return RunFrames(simulation)
+
+
+class RunFrames(Iterator[dict[str, Any]]):
+    """The frames of a run (see `frames`), an iterator that also tells what the engine did after the
+    frame it last gave (`unsent`): the stream yields an instant's items only once it has settled."""
+
+    def __init__(self, simulation: Simulation, until: float = DEFAULT_UNTIL_SECONDS) -> None:
+        self._simulation = simulation
+        self._recorder = ChangeRecorder(simulation)
+        self._tail: list[Change | Event] = []  # from the stream; before _sent they are in frames given
+        self._sent = 0
+        self._placed: dict[int, list[dict[str, Any]]] = {}  # countdown frames by the tail index they go with
+        self._frames = self._generate(until)
+
+    def __next__(self) -> dict[str, Any]:
+        return next(self._frames)
+
+    @property
+    def unsent(self) -> list[Change | Event]:
+        """The changes and events the engine made after the last frame given, oldest first: undone
+        (Cluster.before), they give the store as that frame left it."""
+        return self._tail[self._sent :]
+
+    def _generate(self, until: float) -> Iterator[dict[str, Any]]:
+        tail, recorder = self._tail, self._recorder
+        for item in self._simulation.stream(until=until):
+            if not isinstance(item, InstantEnd):
+                tail.append(item)
+                continue
+            # The instant has settled: what is left unsent is this instant's and, when the instants
+            # before it were at this same time, theirs after their last event.
+            del tail[: self._sent]
+            self._placed = {index - self._sent: frames for index, frames in self._placed.items()}
+            self._sent = 0
+            placed = recorder.evictions.placed(tail)
+            if not tail:
+                for frame in placed.pop(0, ()):
+                    recorder.resend(frame)
+            for index, extra in placed.items():
+                self._placed.setdefault(index, []).extend(extra)
+            for index in range(len(tail)):
+                entry = tail[index]
+                if isinstance(entry, Event):
+                    changes = self._take(index + 1)
+                    yield {"event": entry.as_dict(), "time": entry.time, "changes": changes}
+            if item.next_time != item.time:  # the clock moves on: what is left has a frame of its own
+                self._feed(len(tail))
+                if recorder.has_changes():
+                    yield {"event": None, "time": item.time, "changes": recorder.take()}
+        self._feed(len(tail))
+        now = self._simulation.now
+        yield {"event": None, "time": now, "changes": recorder.take(), "end": now}
+
+    def _feed(self, end: int) -> None:
+        """Gives the recorder the tail's changes up to `end` (and the countdown frames placed there)."""
+        recorder = self._recorder
+        for index in range(self._sent, end):
+            entry = self._tail[index]
+            if isinstance(entry, Change):
+                recorder(entry)
+            for frame in self._placed.pop(index, ()):
+                recorder.resend(frame)
+        self._sent = end
+
+    def _take(self, end: int) -> list[dict[str, Any]]:
+        self._feed(end)
+        return self._recorder.take()
 
 
 class ReplayDiverged(Exception):
@@ -346,24 +415,41 @@ def _fail(run: Run, slug: str, message: str) -> None:
 
 def explain_at(run: Run, pod_key: str, seq: int) -> Any:
     """Why the pod is where it is (or Pending) at event `seq` of the run: the run is replayed with
-    the same seed up to that event, then the engine explains the pod against that cluster."""
+    the same seed up to that event, then the engine explains the pod against exactly that cluster
+    (pods bound later in the same instant are not in it)."""
     from scheduler_core.explain import explain_in_cluster
 
-    simulation = replay(run, seq)
-    return explain_in_cluster(simulation.cluster, pod_key, simulation.configuration, seed=run.seed)
+    replayed = replay(run, seq)
+    return explain_in_cluster(replayed.cluster, pod_key, replayed.simulation.configuration, seed=run.seed)
 
 
-def replay(run: Run, seq: int) -> Simulation:
-    """The run's simulation stopped just after its event `seq` (seq 0: before anything happened).
-    The same version and seed replay the same events, so this is the cluster the viewer sees."""
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A run as it was just after one of its frames."""
+
+    cluster: Cluster  # the store right after the frame: a copy no one watches, free to change
+    time: float  # the frame's simulated time
+    # The engine that replayed it, settled at the end of the frame's instant (its controllers' own
+    # state, such as the nodes a node-down stopped, is that instant's end).
+    simulation: Simulation
+
+
+def replay(run: Run, seq: int) -> Replay:
+    """The run's cluster just after its frame `seq` (seq 0: before anything happened), even in the
+    middle of an instant: the same version and seed replay the same frames, and what the engine did
+    after that frame in its instant is undone, so this is the cluster the viewer sees."""
     manifests = load_manifests(run.version.cluster_document, source="scenario")
     config = (
         parse_configuration(run.version.scheduler_config_yaml) if run.version.scheduler_config_yaml.strip() else None
     )
     simulation = Simulation(manifests, config, seed=run.seed, options=run_options(replay=True))
-    if seq <= 0:
-        return simulation
-    for index, _frame in enumerate(frames(simulation), start=1):
-        if index >= seq:
-            break
-    return simulation
+    time = 0.0
+    later: list[Change | Event] = []
+    if seq > 0:
+        run_frames = frames(simulation)
+        for index, frame in enumerate(run_frames, start=1):
+            time = frame["time"]
+            if index >= seq:
+                later = run_frames.unsent
+                break
+    return Replay(simulation.cluster.before(later), time, simulation)

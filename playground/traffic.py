@@ -3,9 +3,10 @@ nodes and versions, as the engine's synthetic streams send them (scheduler_core/
 shaped for the run panel's stacked bars.
 
 The run is replayed with its seed up to the event the viewer is at (runs.replay, as explain_at
-does). The result depends only on the version's content, the seed, the event and the request, so it
-is kept under those in a small LRU per process: a viewer stepping back and forth, or several
-viewers of one run, do not replay it again.
+does: the cluster exactly as that event left it, even in the middle of an instant). The result
+depends only on the version's content, the seed, the event and the request, so it is kept under
+those in a small LRU per process: a viewer stepping back and forth, or several viewers of one run,
+do not replay it again.
 """
 
 import re
@@ -16,14 +17,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from playground.models import Run
-from playground.runs import MAX_RUN_EVENTS, replay
+from playground.runs import MAX_RUN_EVENTS, Replay, replay
 from scheduler_core import traffic as engine
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.types import Pod
 from scheduler_core.cluster import Cluster
 from scheduler_core.controllers.endpoints import compute_endpoints
 from scheduler_core.errors import ManifestError
-from scheduler_core.simulation import Simulation
 
 DEFAULT_REQUESTS = 100
 MAX_REQUESTS = 1000  # per stream: the streams then cost less than the replay they follow
@@ -230,9 +230,9 @@ def clear_cache() -> None:
 
 
 def _compute(run: Run, query: TrafficQuery) -> TrafficView:
-    simulation = replay(run, query.seq)
-    cluster = simulation.cluster
-    down = _unreachable(simulation)
+    replayed = replay(run, query.seq)
+    cluster = replayed.cluster
+    down = _unreachable(replayed)
     state = engine.traffic_state(cluster, run.seed, requests=query.requests)
     legend = Legend(cluster, (node.name for node in down))
     flows = [_service_flow(cluster, legend, entry) for entry in state["services"]]
@@ -249,22 +249,22 @@ def _compute(run: Run, query: TrafficQuery) -> TrafficView:
         )
         entry = {"host": probe.host, "path": probe.path, "headers": dict(probe.headers), **report.as_dict()}
         flows.append(replace(_ingress_flow(cluster, legend, entry), probe=True))
-    return TrafficView(query.seq, simulation.now, query.requests, tuple(flows), down)
+    return TrafficView(query.seq, replayed.time, query.requests, tuple(flows), down)
 
 
-def _unreachable(simulation: Simulation) -> tuple[DownNode, ...]:
+def _unreachable(replayed: Replay) -> tuple[DownNode, ...]:
     """The nodes a `node-down` stopped, shown to traffic.py as the machines clients meet.
 
     traffic.py takes a node that is not Ready for one that answers nothing (its tests model a node
     going down that way). The API server keeps a stopped node Ready until the node lifecycle
     controller's grace period ends, but its address and its pods stop answering at once: that is
     the window in which kube-proxy still sends the pods their share and those requests time out.
-    The replayed simulation is thrown away afterwards, so changing its store changes nothing else.
+    The replayed store is a copy thrown away afterwards, so changing it changes nothing else.
     """
-    lifecycle = simulation.controller("node-lifecycle")
+    lifecycle = replayed.simulation.controller("node-lifecycle")
     if lifecycle is None:
         return ()
-    cluster = simulation.cluster
+    cluster = replayed.cluster
     down = []
     for node in sorted(cluster.objects("Node"), key=lambda n: n.name):
         if not lifecycle.is_stopped(node.name):

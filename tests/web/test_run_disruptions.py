@@ -91,8 +91,11 @@ def test_a_drain_held_back_by_a_budget_shows_zero_disruptions_allowed():
     # Before the drain all three replicas are healthy: one disruption allowed.
     before = [frame for time, frame in budgets if time is not None and time < 40]
     assert before[-1]["currentHealthy"] == 3 and before[-1]["disruptionsAllowed"] == 1
-    # The drain's first eviction spends it: 2 healthy of 2 desired, evictions blocked until a replacement is ready.
-    during = next(frame for time, frame in budgets if time == 40.0)
+    # The drain's first eviction spends it (the eviction itself takes the disruption, before its pod goes)...
+    at_drain = [frame for time, frame in budgets if time == 40.0]
+    assert (at_drain[0]["currentHealthy"], at_drain[0]["disruptionsAllowed"]) == (3, 0)
+    # ...then 2 healthy of 2 desired, evictions blocked until a replacement is ready.
+    during = at_drain[-1]
     assert {k: during[k] for k in ("currentHealthy", "desiredHealthy", "disruptionsAllowed", "expectedPods")} == {
         "currentHealthy": 2,
         "desiredHealthy": 2,

@@ -53,17 +53,32 @@ def last_seq(run: Run) -> int:
     return run.events.count()
 
 
+def seq_ready(run: Run, name: str) -> int:
+    """The first frame of the run at which a pod of this name turns Ready (the kubelet reports it
+    after its Started event)."""
+    for seq, payload in run.events.order_by("seq").values_list("seq", "payload"):
+        if any(c["op"] == "pod" and name in c["name"] and c["ready"] for c in payload["changes"]):
+            return seq
+    raise AssertionError(f"no {name} pod turns Ready")
+
+
 def engine_state_at(run: Run, seq: int, down: tuple[str, ...] = ()) -> dict:
-    """The engine on its own: the run's version replayed to `seq`, the down nodes unreachable (as
-    tests/core/test_traffic.py takes a node down), then traffic_state."""
+    """The engine on its own: the run's version simulated to the event of frame `seq` and the store
+    as that event left it (a frame without one: to the end of its time, as the closing frame, which
+    is the run's end), the down nodes unreachable (as tests/core/test_traffic.py takes a node down),
+    then traffic_state."""
+    payload = run.events.get(seq=seq).payload
+    event = payload["event"]
     simulation = Simulation(load_manifests(run.version.document), seed=run.seed)
-    for index, _event in enumerate(simulation.run(until=3600), start=1):
-        if index >= seq:
-            break
+    if event is None:
+        simulation.run_to_end(until=payload["time"])
+        cluster = simulation.cluster
+    else:
+        cluster = simulation.cluster_at_event(event["seq"], until=3600)
     for name in down:
-        node = simulation.cluster.get("Node", name)
-        simulation.cluster.update(replace(node, status=replace(node.status, ready=False)))
-    return engine.traffic_state(simulation.cluster, run.seed)
+        node = cluster.get("Node", name)
+        cluster.update(replace(node, status=replace(node.status, ready=False)))
+    return engine.traffic_state(cluster, run.seed)
 
 
 class Flows(HTMLParser):
@@ -125,7 +140,7 @@ def assert_matches_engine(flows: dict[str, dict], state: dict) -> None:
 
 def test_a_canary_by_weight_takes_about_its_share_and_the_header_takes_every_request(client):
     run = gallery_run(CANARY)
-    ready = seq_of(run, "Started", "shop-canary")  # every pod Ready: the last Started at 1 s
+    ready = seq_ready(run, "shop-canary")  # every pod Ready: the last to start at 1 s
     flows = flows_at(client, run, ready)
     assert_matches_engine(flows, engine_state_at(run, ready))
     by_weight = flows["Ingress/app.example.com/"]
@@ -191,7 +206,7 @@ def test_blue_green_moves_every_request_at_once(client):
 
 def test_an_own_request_through_the_ingress_controller(client):
     run = gallery_run(CANARY)
-    ready = seq_of(run, "Started", "shop-canary")
+    ready = seq_ready(run, "shop-canary")
     own = flows_at(client, run, ready, host="app.example.com", path="/cart", header="x-canary: always")
     probe = own["own Ingress/app.example.com/cart x-canary: always"]
     assert probe["bars"]["backends"] == {"shop-canary": 100}

@@ -1,0 +1,228 @@
+"""Every event is a frame: a run's stored frames move the board by exactly one event each, a replay
+to frame N is exactly the cluster those frames build, and the explanation at event N sees only
+what had happened by then."""
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from playground import runs
+from playground.management.commands.load_gallery import GALLERY_DIR, split_gallery_file
+from playground.models import Run
+from playground.runs import execute, replay
+from playground.scenarios import create_scenario, snapshot
+from scheduler_core.api.manifests import load_manifests
+from scheduler_core.cluster import Cluster
+from scheduler_core.simulation import Simulation
+from scheduler_core.state import cluster_state
+
+pytestmark = pytest.mark.django_db
+
+SPREAD = "045-topology-spread"  # six replicas placed at t=0, spread over two zones of two nodes
+ANTI_AFFINITY = "040-ha-spread-services"  # three replicas at t=0, one per node (required anti-affinity)
+SCHEDULED = re.compile(r"Successfully assigned (\S+) to (\S+)")
+
+
+def gallery_run(name: str) -> Run:
+    header, nodes, workload = split_gallery_file((GALLERY_DIR / f"{name}.yaml").read_text())
+    scenario, _ = create_scenario(header["title"], nodes=nodes, workload_yaml=workload)
+    run = Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0)
+    execute(run, publish=lambda *args: None)
+    run.refresh_from_db()
+    assert run.status == Run.Status.FINISHED, run.error
+    return run
+
+
+def stored_frames(run: Run) -> list[dict[str, Any]]:
+    return [payload for payload in run.events.order_by("seq").values_list("payload", flat=True)]
+
+
+class Board:
+    """The cluster as the player rebuilds it from frames (static/js/run-player.js: the last frame of
+    a pod or node wins, "pod-" and "node-" remove it)."""
+
+    def __init__(self) -> None:
+        self.pods: dict[str, dict[str, Any]] = {}
+        self.nodes: dict[str, dict[str, Any]] = {}
+
+    def apply(self, frame: dict[str, Any]) -> None:
+        for change in frame["changes"]:
+            if change["op"] == "pod":
+                self.pods[change["key"]] = change
+            elif change["op"] == "pod-":
+                self.pods.pop(change["key"], None)
+            elif change["op"] == "node":
+                self.nodes[change["name"]] = change
+            elif change["op"] == "node-":
+                self.nodes.pop(change["name"], None)
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "pods": {key: pod_fields(pod) for key, pod in self.pods.items()},
+            "nodes": {name: node_fields(node) for name, node in self.nodes.items()},
+        }
+
+
+def pod_fields(pod: dict[str, Any]) -> tuple[Any, ...]:
+    return (pod["node"], pod["phase"], pod["ready"], pod["deleting"], pod["nominated"])
+
+
+def node_fields(node: dict[str, Any]) -> tuple[Any, ...]:
+    return (node["unschedulable"], node["ready"], node["taints"], node["labels"])
+
+
+def state_of(cluster: Cluster) -> dict[str, Any]:
+    """The same fields, from a store (the frames' own functions, as the run stored them)."""
+    return {
+        "pods": {pod.key: pod_fields(runs.pod_frame(pod)) for pod in cluster.objects("Pod")},
+        "nodes": {node.name: node_fields(runs.node_frame(node)) for node in cluster.objects("Node")},
+    }
+
+
+def bindings(board: Board, frame: dict[str, Any]) -> dict[str, str]:
+    """The pods the frame moves onto a node: key -> node."""
+    moved = {}
+    for change in frame["changes"]:
+        if change["op"] == "pod" and change["node"]:
+            before = board.pods.get(change["key"])
+            if before is None or before["node"] != change["node"]:
+                moved[change["key"]] = change["node"]
+    return moved
+
+
+# ---------------------------------------------------------------------------- stepping
+
+
+def test_stepping_through_pods_placed_at_once_places_one_pod_per_scheduled_event():
+    frames = stored_frames(gallery_run(SPREAD))
+    board = Board()
+    scheduled = 0
+    for frame in frames:
+        event = frame["event"]
+        moved = bindings(board, frame)
+        if event and event["reason"] == "Scheduled":
+            scheduled += 1
+            pod, node = SCHEDULED.match(event["message"]).groups()
+            assert moved == {pod: node}, frame  # that pod, on that node, and no other pod moves
+        else:
+            assert moved == {}, frame  # nothing is placed but by its Scheduled event
+        board.apply(frame)
+    assert scheduled == 6
+    assert sum(1 for frame in frames if frame["time"] == 0.0 and frame["event"]) > 6
+
+
+def test_the_scale_up_event_comes_before_the_pods_it_leads_to():
+    frames = stored_frames(gallery_run(SPREAD))
+    first = frames[0]
+    assert first["event"]["reason"] == "ScalingReplicaSet"
+    assert not [change for change in first["changes"] if change["op"] == "pod"]  # no pod yet, let alone placed
+    created = [frame for frame in frames if frame["event"] and frame["event"]["reason"] == "SuccessfulCreate"]
+    assert len(created) == 6
+    for frame in created:  # each "Created pod: X" brings X, Pending and on no node
+        (pod,) = [change for change in frame["changes"] if change["op"] == "pod"]
+        assert frame["event"]["message"] == f"Created pod: {pod['name']}" and pod["node"] is None
+
+
+def test_changes_after_an_instants_last_event_get_a_frame_of_their_own_at_that_time():
+    frames = stored_frames(gallery_run(SPREAD))
+    eventless = [frame for frame in frames if frame["event"] is None and "end" not in frame]
+    assert eventless
+    for frame in eventless:
+        assert frame["changes"]
+        # The next frame happens later (or closes the run): changes held for an event at the same
+        # time would ride with it.
+        following = frames[frames.index(frame) + 1]
+        assert following["time"] > frame["time"] or "end" in following
+    started = [frame for frame in frames if frame["event"] and frame["event"]["reason"] == "Started"]
+    last_started = frames.index(started[-1])
+    # The kubelet reports the last pod Running after its Started event: the frame after it shows it.
+    after = frames[last_started + 1]
+    assert after["event"] is None and after["time"] == started[-1]["time"]
+    assert any(change["op"] == "pod" and change["phase"] == "Running" for change in after["changes"])
+    assert "end" in frames[-1] and frames[-1]["event"] is None
+
+
+def test_a_run_is_framed_the_same_every_time():
+    run = gallery_run(SPREAD)
+    again = list(runs.frames(Simulation(load_manifests(run.version.cluster_document), seed=0)))
+    assert json.loads(json.dumps(again)) == stored_frames(run)
+
+
+# ---------------------------------------------------------------------------- replaying
+
+
+@pytest.mark.parametrize(
+    ("name", "every"),
+    [(SPREAD, 1), ("080-drain-with-pdb", 3), ("190-preemption", 2), ("090-noexecute-taint", 1)],
+)
+def test_a_replay_to_a_frame_is_the_cluster_the_frames_up_to_it_build(name, every):
+    run = gallery_run(name)
+    frames = stored_frames(run)
+    board = Board()
+    sampled = set(range(1, len(frames) + 1, every)) | {len(frames) - 1, len(frames)}
+    for seq, frame in enumerate(frames, start=1):
+        board.apply(frame)
+        if seq in sampled:
+            replayed = replay(run, seq)
+            assert state_of(replayed.cluster) == board.state(), f"frame {seq}: {frame['event']}"
+            assert replayed.time == frame["time"]
+            if frame["event"]:
+                assert replayed.cluster.events[-1].as_dict() == frame["event"]
+
+
+def test_a_replay_to_an_event_is_the_engines_cluster_at_that_event():
+    run = gallery_run(SPREAD)
+    frames = stored_frames(run)
+    for seq in (4, 9, 14):
+        event = frames[seq - 1]["event"]
+        engine = Simulation(load_manifests(run.version.cluster_document), seed=0).cluster_at_event(event["seq"])
+        assert engine is not None
+        assert cluster_state(replay(run, seq).cluster, event["time"]) == cluster_state(engine, event["time"])
+
+
+# ---------------------------------------------------------------------------- explaining
+
+
+def first_scheduled(frames: list[dict[str, Any]]) -> tuple[int, str, list[str]]:
+    """The first Scheduled frame's seq, the node it places its pod on, and the pods scheduled after
+    it at its time (Pending at that frame)."""
+    placed = [
+        (seq, *SCHEDULED.match(frame["event"]["message"]).groups())
+        for seq, frame in enumerate(frames, start=1)
+        if frame["event"] and frame["event"]["reason"] == "Scheduled" and frame["time"] == 0.0
+    ]
+    seq, _pod, node = placed[0]
+    return seq, node, [pod for _, pod, _ in placed[1:]]
+
+
+def verdicts(explanation: Any) -> dict[str, str]:
+    return {node.name: "fits" if node.feasible else node.plugin for node in explanation.nodes}
+
+
+def test_explaining_at_the_first_placement_counts_that_pod_only_for_inter_pod_affinity():
+    run = gallery_run(ANTI_AFFINITY)
+    frames = stored_frames(run)
+    seq, node, later = first_scheduled(frames)
+    explanation = runs.explain_at(run, later[0], seq)
+    # One pod placed: only its node breaks the anti-affinity, the two others can take the next one.
+    assert verdicts(explanation) == {
+        name: ("InterPodAffinity" if name == node else "fits") for name in ("worker1", "worker2", "worker3")
+    }
+    # One event later the second pod is placed too: two nodes are taken.
+    second = next(s for s in range(seq + 1, len(frames)) if frames[s - 1]["event"]["reason"] == "Scheduled")
+    assert list(verdicts(runs.explain_at(run, later[1], second)).values()).count("fits") == 1
+
+
+def test_explaining_at_the_first_placement_spreads_against_that_pod_only():
+    run = gallery_run(SPREAD)
+    frames = stored_frames(run)
+    seq, node, later = first_scheduled(frames)
+    zone = node.rsplit("-", 1)[0]  # node-a-1 is in zone-a with node-a-2
+    explanation = runs.explain_at(run, later[0], seq)
+    # The placed pod's zone has one pod, the other none: with maxSkew 1 the next goes to the other zone.
+    assert verdicts(explanation) == {
+        name: ("PodTopologySpread" if name.startswith(zone) else "fits")
+        for name in ("node-a-1", "node-a-2", "node-b-1", "node-b-2")
+    }
