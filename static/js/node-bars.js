@@ -42,7 +42,7 @@ function bars(card) {
 }
 
 document.addEventListener("run:rendered", ({ detail }) => {
-  const usage = requestedByNode(detail.pods);
+  const usage = detail.usage ?? requestedByNode(detail.pods);
   for (const card of document.querySelectorAll("#board [data-node], #node-detail [data-node]")) {
     const used = usage.get(card.dataset.node) ?? { cpu: 0, memory: 0, pods: 0 };
     const allocatable = detail.nodes.get(card.dataset.node)?.allocatable;

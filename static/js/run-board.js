@@ -276,7 +276,7 @@ function draw(detail) {
       pending.push(pod);
     }
   }
-  const usage = requestedByNode(detail.pods);
+  const usage = detail.usage ?? requestedByNode(detail.pods);
   const known = detail.nodes.size > 0; // before its first event, the run has no node yet
   const seen = new Set();
   for (const nodeElement of nodeElements()) {

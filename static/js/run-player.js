@@ -4,6 +4,7 @@
 // cluster exactly as it was at any event: forward by applying changes, backward by replaying.
 
 import { showChildren as showChips } from "./dom-lists.js";
+import { requestedByNode } from "./node-usage.js";
 import { hueClass } from "./owner-hue.js";
 import { onMessage, onOpen, send } from "./scenario-socket.js";
 
@@ -156,6 +157,7 @@ function advance(now) {
 
 function setPlaying(value) {
   playing = value;
+  document.documentElement.classList.toggle("playing-fast", value && playbackSpeed() > 10);
   const button = control("play");
   if (button) {
     button.textContent = playing ? "❚❚" : "▶";
@@ -166,6 +168,7 @@ function setPlaying(value) {
     if (timer !== null) cancelAnimationFrame(timer);
     timer = null;
     remember();
+    renderLog(); // every row again
   }
 }
 
@@ -193,11 +196,11 @@ function remember() {
 // refuse history updates beyond about a hundred in ten seconds. A step is remembered at once; a
 // burst (playback, dragging the timeline) once now and once when it settles.
 const REMEMBER_MS = 250;
-const REMEMBER_PLAYING_MS = 2000; // replaceState costs 5-100 ms on a big page: rarely while playing
 let rememberedAt = 0;
 let rememberTimer = null;
 function rememberSoon() {
-  const wait = rememberedAt + (playing ? REMEMBER_PLAYING_MS : REMEMBER_MS) - performance.now();
+  if (playing) return; // replaceState costs a style recalculation of the page: remembered on pause
+  const wait = rememberedAt + REMEMBER_MS - performance.now();
   if (wait <= 0) {
     remember();
   } else if (rememberTimer === null) {
@@ -239,6 +242,7 @@ function renderStatus() {
 // The event log shows the last LOG_ROWS events up to the player's position (those matching the
 // filter), newest at the bottom. Rows are built once per event and moved, not rebuilt.
 const LOG_ROWS = 300;
+const FAST_LOG_ROWS = 30;
 const logRows = new Map(); // frame index -> its <tr>
 let logShown = { run: null, position: -1, filter: null, length: 0 };
 
@@ -262,11 +266,14 @@ function logRow(index, event) {
 function renderLog() {
   const body = control("log");
   if (!body) return;
+  // Playing fast, the log shows its newest rows only (a few hundred rows moved on every drawing
+  // cost more than the board); all of them again when the player stops.
+  const limit = playing && playbackSpeed() > 5 ? FAST_LOG_ROWS : LOG_ROWS;
   const filter = (control("filter")?.value ?? "").toLowerCase();
   if (logShown.run !== run || logShown.filter !== filter || logShown.body !== body) logRows.clear();
-  else if (logShown.position === position && logShown.length === body.children.length) return;
+  else if (logShown.position === position && logShown.length === body.children.length && logShown.limit === limit) return;
   const rows = [];
-  for (let index = position - 1; index >= 0 && rows.length < LOG_ROWS; index--) {
+  for (let index = position - 1; index >= 0 && rows.length < limit; index--) {
     const event = run.events[index].event;
     if (!event) continue;
     if (filter && !`${event.reason} ${event.object} ${event.message}`.toLowerCase().includes(filter)) continue;
@@ -281,7 +288,7 @@ function renderLog() {
   const last = rows.at(-1);
   if (last && Number(last.dataset.frame) === position - 1) last.classList.add("current");
   showChips(body, rows);
-  logShown = { run, position, filter, body, length: rows.length };
+  logShown = { run, position, filter, body, length: rows.length, limit };
   // No scrolling here: the log box is a reversed flex column, so it stays at its newest row by
   // itself (reading its height here would force a layout of the whole page on every frame).
 }
@@ -362,7 +369,7 @@ function render() {
   // Other views of the run (charts, disruptions, traffic) listen for this and draw themselves
   // from the same state; they must not change it.
   document.dispatchEvent(new CustomEvent("run:rendered", {
-    detail: { run, position, time: currentTime(), pods, nodes, workloads, speed: playbackSpeed() },
+    detail: { run, position, time: currentTime(), pods, nodes, workloads, speed: playbackSpeed(), usage: requestedByNode(pods) },
   }));
 }
 
@@ -449,7 +456,10 @@ document.addEventListener("keydown", (event) => {
 });
 
 document.addEventListener("change", (event) => {
-  if (run && playing && event.target.matches?.('#run-panel [data-player="speed"]')) schedule();
+  if (run && event.target.matches?.('#run-panel [data-player="speed"]')) {
+    document.documentElement.classList.toggle("playing-fast", playing && playbackSpeed() > 10);
+    if (playing) schedule();
+  }
   if (run && event.target.matches?.('#run-panel [data-player="seek"]')) remember(); // the timeline let go
 });
 

@@ -15,7 +15,12 @@ const listeners = { message: new Set(), open: new Set() };
 let socket = null;
 
 export function onMessage(handler) { listeners.message.add(handler); }
-export function onOpen(handler) { listeners.open.add(handler); }
+// A module that loads after the socket opened (scripts are separate modules, and another one's
+// import may have connected it first) is told at once: it would otherwise wait for a reconnect.
+export function onOpen(handler) {
+  listeners.open.add(handler);
+  if (socket?.readyState === WebSocket.OPEN) queueMicrotask(() => handler(false));
+}
 export function send(message) {
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }

@@ -33,7 +33,7 @@ def test_node_bars_show_what_is_requested_at_the_players_event(page: Page, serve
     # Before any run: the server's t=0 preview, two 100m replicas on worker1 and one on worker2.
     expect(bar_text(page, "worker1", "cpu")).to_have_text("200m / 4")
     total = play_to_the_end(page)
-    assert total == 46  # 41 events, 4 frames of changes without an event (pods turning Ready), the end
+    assert total == 48  # 41 events, 6 frames of changes without an event (pods turning Ready, gone), the end
     # At the end only the new ReplicaSet's three 100m pods are left: one on worker1, two on worker2.
     expect(bar_text(page, "worker1", "cpu")).to_have_text("100m / 4")
     expect(bar_text(page, "worker2", "cpu")).to_have_text("200m / 4")
@@ -41,7 +41,7 @@ def test_node_bars_show_what_is_requested_at_the_players_event(page: Page, serve
     expect(bar_text(page, "worker2", "memory")).to_have_text("0 / 16Gi")
     # At t=20 s the image changes: maxSurge 2 adds three new pods beside the three old ones, and the
     # two old ones being deleted still hold their requests (Terminating, 10 s grace).
-    seek(page, 18)
+    seek(page, 31)  # the third new pod's Scheduled event
     expect(bar_text(page, "worker1", "cpu")).to_have_text("300m / 4")
     expect(bar_text(page, "worker1", "pods")).to_have_text("3 / 110")
     expect(node_card(page, "worker1").locator(".bar-row[data-resource='cpu'] .fill")).to_have_attribute("width", "8")
@@ -49,7 +49,12 @@ def test_node_bars_show_what_is_requested_at_the_players_event(page: Page, serve
     seek(page, 0)
     expect(bar_text(page, "worker1", "cpu")).to_have_text("0 / 4")
     expect(bar_text(page, "worker1", "pods")).to_have_text("0 / 110")
+    # Every event is a frame: the Deployment scales up first, then each pod is created, then placed.
     page.get_by_role("button", name="Step forward").click()
+    expect(bar_text(page, "worker1", "cpu")).to_have_text("0 / 4")  # ScalingReplicaSet: no pod yet
+    seek(page, 6)  # Scheduled nginx-…-8lw58 to worker1
+    expect(bar_text(page, "worker1", "cpu")).to_have_text("100m / 4")
+    page.get_by_role("button", name="Step forward").click()  # Scheduled nginx-…-f6d4n to worker1
     expect(bar_text(page, "worker1", "cpu")).to_have_text("200m / 4")
     page.screenshot(path=screenshot_path, full_page=True)
 
@@ -82,15 +87,15 @@ def test_charts_follow_the_player_and_a_click_seeks(page: Page, server_url: str,
     assert at_start < at_end
     assert cursor_x(replicas) == at_start
 
-    # A click at t=25 s shows the cluster there: every frame up to t=21 s applied (frame 39), the
-    # new pods started but only one of them Ready yet.
+    # A click at t=25 s shows the cluster there: every frame up to t=21 s applied (frame 41), the
+    # new pods started, none of them Ready yet (the first is at 26 s): the old pod left is the ready one.
     svg = pods.locator("svg")
     width = float(svg.get_attribute("viewBox").split()[2])
     end = float(svg.get_attribute("data-end"))  # the time axis runs a little past the last event
     box = svg.bounding_box()
     left, right = 40, width - 12  # the plot area (svg-chart.js SIZE)
     svg.click(position={"x": (left + 25 / end * (right - left)) * box["width"] / width, "y": 60})
-    expect(page.locator("[data-player='status']")).to_contain_text(f"event 39/{total}")
+    expect(page.locator("[data-player='status']")).to_contain_text(f"event 41/{total}")
     expect(replicas.locator(".chart-legend")).to_have_text("nginx: 1/3 ready")
     assert at_start < cursor_x(pods) < at_end
     expect(bar_text(page, "worker2", "cpu")).to_have_text("300m / 4")

@@ -30,6 +30,19 @@ def step_until(page: Page, *texts: str, steps: int = 10) -> None:
     raise AssertionError(f"no event with {texts} within {steps} steps")
 
 
+def step_until_shown(page: Page, locator, steps: int = 10) -> None:
+    """Step forward until `locator` is there: a change without an event of its own (a pod turning
+    Ready) is a frame of its own, after the event that caused it."""
+    for _ in range(steps):
+        # The panel is fetched for each event: read it once it is the player's.
+        position = re.search(r"event (\d+)/", page.locator("[data-player='status']").inner_text()).group(1)
+        expect(page.locator(f"#traffic .traffic-body[data-traffic-seq='{position}']")).to_have_count(1)
+        if locator.count():
+            return
+        page.get_by_role("button", name="Step forward").click()
+    expect(locator).not_to_have_count(0)
+
+
 def flow(page: Page, name: str):
     return page.locator(f"#traffic [data-flow='{name}']")
 
@@ -45,9 +58,12 @@ def test_a_canary_by_weight_gets_about_a_tenth_of_the_requests(page: Page, serve
     main = flow(page, "Ingress/app.example.com/")
     expect(main.locator(".flow-canary")).to_contain_text("weight 50 of 100")  # widened at 60 s
 
-    seek_to_event(page, "Started", "shop-canary")  # 1 s: every pod Ready, the canary at weight 10
-    expect(main.locator(".flow-canary")).to_contain_text("weight 10 of 100")
+    seek_to_event(page, "Started", "shop-canary")  # 1 s: the canary started, at weight 10
     backends = main.locator("[data-bar='backends']")
+    # ... and Ready, with the stable pods, in the frames after it (a change without an event of its own)
+    step_until_shown(page, backends.locator("li[data-share='shop-canary']"))
+    step_until_shown(page, backends.locator("li[data-share='shop']"))
+    expect(main.locator(".flow-canary")).to_contain_text("weight 10 of 100")
     canary, stable = count_of(backends, "shop-canary"), count_of(backends, "shop")
     assert canary + stable == 100 and 3 <= canary <= 20, (canary, stable)
     expect(main.locator("[data-bar='versions'] li[data-share='v2']")).to_contain_text(f"({canary}%)")
