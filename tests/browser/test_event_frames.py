@@ -75,3 +75,18 @@ def test_stepping_forward_one_event_shows_that_event_and_no_later_one(page: Page
     page.wait_for_timeout(100)
     assert len(page.evaluate(PODS_ON_THE_BOARD)) == len(shown) + 1
     assert second > first  # the next pod waits for its own event
+
+
+def test_the_explanation_at_an_early_event_knows_no_later_pod(page: Page, server_url: str):
+    """At the first Scheduled event no other replica is placed yet, so PodTopologySpread's filter
+    (maxSkew 1, DoNotSchedule) lets every node through. On the state at the end of that instant,
+    with the five replicas placed after it, it would reject the nodes that already hold one."""
+    open_gallery_copy(page, server_url, SCENARIO)
+    play_to_the_end(page)
+    log = page.locator("[data-player='log'] tr[data-frame]").evaluate_all(LOG)
+    frame, _, target = next(entry for entry in log if entry[1] == "Scheduled")
+    board(page, frame + 1)
+    page.locator(f"#board .pod[data-pod='{target.removeprefix('pod/')}']").click()
+    rows = page.locator("#explain tr[data-verdict-node]")
+    expect(rows).to_have_count(4)
+    expect(page.locator("#explain tr[data-verdict-node][data-feasible='true']")).to_have_count(4)
