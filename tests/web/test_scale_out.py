@@ -33,7 +33,7 @@ pytestmark = [
 
 
 @pytest.fixture
-def cluster_env() -> dict[str, str]:
+def cluster_env(collected_static: Path) -> dict[str, str]:
     settings = connection.settings_dict
     user, host, port = settings["USER"] or "postgres", settings["HOST"] or "127.0.0.1", settings["PORT"] or 5432
     database_url = f"postgres://{user}@{host}:{port}/{settings['NAME']}"
@@ -43,6 +43,8 @@ def cluster_env() -> dict[str, str]:
         "SECRET_KEY": "scale-out-test-secret",
         "DATABASE_URL": database_url,
         "CHANNELS_PREFIX": f"scaleout-{uuid.uuid4().hex[:8]}",  # isolated from other runs on this Redis
+        # Pages name the hashed static files from the tests' collected folder (DEBUG is off).
+        "PLAYGROUND_STATIC_ROOT": str(collected_static),
     }
 
 
