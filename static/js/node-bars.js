@@ -42,6 +42,8 @@ function bars(card) {
 }
 
 document.addEventListener("run:rendered", ({ detail }) => {
+  // The saved scenario asked for instead of the run: its bars are the server's (run-board.js).
+  if (!document.getElementById("board")?.classList.contains("run-shown")) return;
   const usage = detail.usage ?? requestedByNode(detail.pods);
   for (const card of document.querySelectorAll("#board [data-node], #node-detail [data-node]")) {
     const used = usage.get(card.dataset.node) ?? { cpu: 0, memory: 0, pods: 0 };

@@ -98,6 +98,7 @@ function markPods({ pods, position, time }) {
   for (const key of new Set([...wanted.keys(), ...marked.keys()])) {
     const marks = wanted.get(key) ?? "";
     for (const chip of document.querySelectorAll(`.pod[data-pod-key="${CSS.escape(key)}"]`)) {
+      if (chip.closest("#board:not(.run-shown)")) continue; // the saved scenario is shown: not the run's pod
       if (chip.dataset.marks === marks) continue;
       chip.dataset.marks = marks;
       markChip(chip, marks ? pods.get(key) : null, position, time);
