@@ -93,7 +93,7 @@ function labelText(key, value) {
   return `${key}${value ? "=" + value : ""}`;
 }
 
-function showNodeState(element, node, podCount, usage) {
+function showNodeState(element, node) {
   element.classList.toggle("cordoned", Boolean(node?.unschedulable));
   element.classList.toggle("not-ready", node ? !node.ready : false);
   element.classList.toggle("tainted", Boolean(node?.taints?.length));
@@ -299,7 +299,7 @@ function draw(detail) {
 }
 
 function drawNode(element, name, node, pods, usage) {
-  showNodeState(element, node, pods.length, usage);
+  showNodeState(element, node);
   if (element.classList.contains("tile")) {
     const summary = tileSummary(name, node, pods.length, usage?.get(name));
     if (element.dataset.summary !== summary) {
@@ -333,7 +333,6 @@ function drawQueue(pending) {
     if (!label) {
       label = document.createElement("span");
       label.className = "queue-label";
-      label.textContent = `Pending`;
     }
     label.textContent = `Pending (${pending.length.toLocaleString("en")}):`;
     shown.unshift(label);
