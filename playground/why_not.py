@@ -1,4 +1,4 @@
-""""Why not this node?": one node's verdict from the engine's explanation of a pod, set against the
+""" "Why not this node?": one node's verdict from the engine's explanation of a pod, set against the
 node the scheduler chose. Nothing is recomputed: the filter reasons and the scores are the ones the
 explanation holds (scheduler_core.explain)."""
 

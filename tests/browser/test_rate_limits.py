@@ -21,9 +21,11 @@ def test_a_refused_run_shows_the_message_and_leaves_the_run_panel(page: Page, se
     # server would over its limit, without spending the other tests' tokens.
     page.route(
         "**/runs",
-        lambda route: route.fulfill(status=429, headers=dict(refused.items()), body=refused.content)
-        if route.request.method == "POST"
-        else route.continue_(),
+        lambda route: (
+            route.fulfill(status=429, headers=dict(refused.items()), body=refused.content)
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
     )
     page.get_by_test_id("run").click()
     notice = page.locator("#notice")

@@ -327,9 +327,7 @@ values = st.one_of(
     deep_values,
     st.recursive(
         scalars,
-        lambda children: st.one_of(
-            st.lists(children, max_size=4), st.dictionaries(keys, children, max_size=4)
-        ),
+        lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(keys, children, max_size=4)),
         max_leaves=10,
     ),
 )
@@ -607,8 +605,9 @@ FOUND = {
         'invalid value "²": must be an integer or a percentage',
     ),
     "a CPU request of 10^400 (an unquoted integer)": (
-        _deployment(template_extra="      nodeName: n1\n").replace("image: nginx}", "image: nginx, resources: "
-                                                                  "{requests: {cpu: 1" + "0" * 400 + "}}}"),
+        _deployment(template_extra="      nodeName: n1\n").replace(
+            "image: nginx}", "image: nginx, resources: {requests: {cpu: 1" + "0" * 400 + "}}}"
+        ),
         "invalid quantity",
     ),
     "a time zone longer than a file name": (
@@ -616,12 +615,17 @@ FOUND = {
         f"  timeZone: {'a' * 300}\n  jobTemplate: {{spec: {{template: {{spec: {{containers: [{{name: c}}]}}}}}}}}\n",
         "unknown time zone",
     ),
-    "rollout-undo to revision .inf": (_deployment() + "---\n" + _action(
-        "{at: 5s, op: rollout-undo, target: Deployment/web, toRevision: .inf}").split("---\n", 1)[1], None),
+    "rollout-undo to revision .inf": (
+        _deployment()
+        + "---\n"
+        + _action("{at: 5s, op: rollout-undo, target: Deployment/web, toRevision: .inf}").split("---\n", 1)[1],
+        None,
+    ),
     "a startup time of nan seconds": (_deployment(annotations="{playground.k8s.io/startup-seconds: 'nan'}"), None),
     "a pod-deletion-cost of 5,000 digits, then a scale-down": (
         _deployment(annotations="{controller.kubernetes.io/pod-deletion-cost: '" + "1" * 5000 + "'}")
-        + "---\n" + _action("{at: 5s, op: scale, target: Deployment/web, replicas: 1}").split("---\n", 1)[1],
+        + "---\n"
+        + _action("{at: 5s, op: scale, target: Deployment/web, replicas: 1}").split("---\n", 1)[1],
         None,
     ),
     "a StatefulSet of 2^31 - 1 replicas (its controller made a list that long)": (

@@ -22,11 +22,15 @@ SETTINGS_VARIABLES = {*PRODUCTION, "SECRET_KEY", "HSTS_INCLUDE_SUBDOMAINS", "DAT
 
 def check_deploy(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {key: value for key, value in os.environ.items() if key not in SETTINGS_VARIABLES}
-    environment = clean | {
-        "DJANGO_SETTINGS_MODULE": "playground.settings",
-        "PLAYGROUND_VAR_DIR": str(tmp_path),
-        "SECRET_KEY": secrets.token_urlsafe(50),
-    } | env
+    environment = (
+        clean
+        | {
+            "DJANGO_SETTINGS_MODULE": "playground.settings",
+            "PLAYGROUND_VAR_DIR": str(tmp_path),
+            "SECRET_KEY": secrets.token_urlsafe(50),
+        }
+        | env
+    )
     return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,

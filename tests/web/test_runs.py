@@ -162,9 +162,7 @@ def test_a_change_without_an_event_gets_a_frame_at_its_own_time():
     payloads = [payload for _, payload in run.events.order_by("seq").values_list("seq", "payload")]
     assert all("time" in payload for payload in payloads)
     assert [payload["time"] for payload in payloads] == sorted(payload["time"] for payload in payloads)
-    ready_at = next(
-        payload for payload in payloads if any(c["op"] == "pod" and c["ready"] for c in payload["changes"])
-    )
+    ready_at = next(payload for payload in payloads if any(c["op"] == "pod" and c["ready"] for c in payload["changes"]))
     assert ready_at["event"] is None and "end" not in ready_at  # a frame of its own
     started = next(p for p in payloads if p["event"] and p["event"]["reason"] == "Started")
     assert ready_at["time"] == started["time"] + 5

@@ -1,4 +1,4 @@
-""""Why not this node?": the verdict for one node, from the engine's own explanation."""
+""" "Why not this node?": the verdict for one node, from the engine's own explanation."""
 
 import pytest
 from django.urls import reverse
@@ -33,7 +33,7 @@ def explained(*documents: str):
 
 
 def test_a_filtered_node_gives_the_plugin_and_upstreams_reason():
-    taint = '[{key: dedicated, value: gpu, effect: NoSchedule}]'
+    taint = "[{key: dedicated, value: gpu, effect: NoSchedule}]"
     explanation = explained(node("free"), node("gpu", taints=taint), POD)
     verdict = why_not(explanation, "gpu")
     assert verdict.verdict == "rejected"
@@ -73,7 +73,7 @@ def test_the_explain_panel_answers_why_not_for_the_node_asked(client):
     url = reverse("explain-pod", args=[scenario.slug, run.pk])
     page = client.get(url, {"pod": "default/web", "seq": 1, "node": "tiny"}).content.decode()
     assert 'data-why-not="tiny"' in page
-    assert "Filtered out by <span class=\"mono\">NodeResourcesFit</span>: <strong>Insufficient cpu</strong>" in page
+    assert 'Filtered out by <span class="mono">NodeResourcesFit</span>: <strong>Insufficient cpu</strong>' in page
     # Every other node's row offers the question; the chosen one does not need it.
     assert page.count('class="why-link"') == 1 and "node=tiny" in page
     chosen = client.get(url, {"pod": "default/web", "seq": 1, "node": "free"}).content.decode()

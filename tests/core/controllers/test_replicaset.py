@@ -236,9 +236,7 @@ def test_a_refused_pod_is_a_failed_create_retried_with_backoff_until_it_is_allow
     sim = simulate(NODE.format(name="worker1", cpu=4), rs, priority_class)
     failures = events(sim, "FailedCreate")
     assert all(
-        re.fullmatch(
-            r'Error creating: pods "frontend-" is forbidden: no PriorityClass with name high was found', m
-        )
+        re.fullmatch(r'Error creating: pods "frontend-" is forbidden: no PriorityClass with name high was found', m)
         for _, m in failures
     )
     assert {e.type for e in sim.cluster.events if e.reason == "FailedCreate"} == {"Warning"}
