@@ -1,5 +1,5 @@
-// How big the nodes are drawn: the zoom buttons and Ctrl + wheel (a trackpad pinch) move between
-// the board's levels (dots, tiles, cards); at the dots level the squares grow to fill the space
+// How big the nodes are drawn: the zoom buttons, Ctrl + wheel (a trackpad pinch) and a two-finger
+// pinch on a touch screen move between the board's levels (dots, tiles, cards); at the dots level the squares grow to fill the space
 // the board has, from a phone to a wall display; and a compact tile opens into the node's full
 // card (labels, taints, pods by name, its editing controls) over the board.
 
@@ -40,6 +40,37 @@ document.addEventListener("wheel", (event) => {
   wheelAt = now;
   zoom(event.deltaY < 0 ? 1 : -1);
 }, { passive: false });
+
+// A pinch on a touch screen: the board's CSS leaves only panning to the browser (touch-action), so
+// two fingers moving apart or together change the level, once per gesture, instead of magnifying
+// the whole page.
+const PINCH_IN = 1.25; // fingers this much further apart than at the start: one level closer
+const PINCH_OUT = 0.8;
+let pinch = null; // {distance, done}
+
+const fingersApart = (touches) =>
+  Math.hypot(touches[0].clientX - touches[1].clientX, touches[0].clientY - touches[1].clientY);
+
+document.addEventListener("touchstart", (event) => {
+  if (event.touches.length !== 2 || !event.target.closest?.("#board [data-board-canvas]")) return;
+  pinch = { distance: fingersApart(event.touches), done: false };
+}, { passive: true });
+
+document.addEventListener("touchmove", (event) => {
+  if (!pinch || event.touches.length !== 2) return;
+  event.preventDefault();
+  if (pinch.done || pinch.distance <= 0) return;
+  const ratio = fingersApart(event.touches) / pinch.distance;
+  if (ratio >= PINCH_IN || ratio <= PINCH_OUT) {
+    pinch.done = true;
+    zoom(ratio > 1 ? 1 : -1);
+  }
+}, { passive: false });
+
+document.addEventListener("touchend", (event) => {
+  if (event.touches.length < 2) pinch = null;
+});
+document.addEventListener("touchcancel", () => { pinch = null; });
 
 // ------------------------------------------------------------------ dots that fill the board
 

@@ -80,6 +80,42 @@ def test_zooming_moves_between_dots_tiles_and_cards(page: Page, server_url: str)
     expect(node_card(page, "worker1")).to_be_visible()
 
 
+def pinch(page: Page, *, spread: float) -> None:
+    """Two fingers on the board's middle, moving apart (spread > 1) or together, as a touch
+    screen sends them (Chromium's DevTools protocol: real touch events, not synthetic DOM ones)."""
+    box = page.locator("#board [data-board-canvas]").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    start = 40.0
+
+    def fingers(distance: float) -> list[dict[str, float]]:
+        return [{"x": x - distance / 2, "y": y, "id": 1}, {"x": x + distance / 2, "y": y, "id": 2}]
+
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": fingers(start)})
+    for step in range(1, 9):
+        distance = start * (1 + (spread - 1) * step / 8)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": fingers(distance)})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_pinch_on_a_touch_screen_changes_the_level_not_the_page_zoom(browser: Browser, server_url: str):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    open_gallery_copy(page, server_url)
+    expect(page.locator("html")).to_have_attribute("data-board-zoom", "ready")
+    board = page.locator("#board")
+    expect(board).to_have_attribute("data-density", "cards")
+    pinch(page, spread=0.4)  # fingers together: smaller nodes, one level per gesture
+    expect(board).to_have_attribute("data-density", "tiles")
+    pinch(page, spread=0.4)
+    expect(board).to_have_attribute("data-density", "dots")
+    pinch(page, spread=2.5)  # apart: larger again
+    expect(board).to_have_attribute("data-density", "tiles")
+    assert page.evaluate("() => visualViewport.scale") == 1  # the page itself was not magnified
+    context.close()
+
+
 @pytest.mark.parametrize("who", ["editor", "viewer"])
 def test_a_phone_scrolls_only_down_and_sees_the_board_first(page: Page, browser: Browser, server_url: str, who: str):
     url = open_gallery_copy(page, server_url, "Drain held back by a PodDisruptionBudget")
