@@ -2,6 +2,7 @@
 // player shows, so they move with it, forward and back. Without a run the server-rendered bars (the
 // t=0 preview) stay as they are: this only acts on "run:rendered".
 
+import { boardIndex } from "./board-index.js";
 import { formatAmount, requestedByNode } from "./node-usage.js";
 
 const HOT_PERCENT = 90; // as templates/bar.svg
@@ -41,11 +42,22 @@ function bars(card) {
   return found;
 }
 
+// Only the nodes the frames since the last drawing changed are looked at (detail.changes), unless
+// the board was swapped in anew or the player rebuilt its state.
+let drawnEpoch = -1;
+
 document.addEventListener("run:rendered", ({ detail }) => {
   // The saved scenario asked for instead of the run: its bars are the server's (run-board.js).
-  if (!document.getElementById("board")?.classList.contains("run-shown")) return;
+  if (!document.getElementById("board")?.classList.contains("run-shown")) {
+    drawnEpoch = -1;
+    return;
+  }
   const usage = detail.usage ?? requestedByNode(detail.pods);
-  for (const card of document.querySelectorAll("#board [data-node], #node-detail [data-node]")) {
+  const { epoch, byName } = boardIndex();
+  const full = !detail.changes || detail.changes.all || epoch !== drawnEpoch;
+  drawnEpoch = epoch;
+  const cards = full ? [...byName.values()].flat() : [...detail.changes.nodes].flatMap((name) => byName.get(name) ?? []);
+  for (const card of cards) {
     const used = usage.get(card.dataset.node) ?? { cpu: 0, memory: 0, pods: 0 };
     const allocatable = detail.nodes.get(card.dataset.node)?.allocatable;
     const known = bars(card);

@@ -5,9 +5,12 @@
 // run. Placements are drawn as motion: a pod flies from the pending queue (or its old node) to its
 // node, a deleted one fades where it was; prefers-reduced-motion turns that off.
 //
-// Only what changed is touched: frames are immutable, so an element that already shows a frame is
-// left alone, and a 500-node board costs a few element updates per event.
+// Only what changed is touched: the player says which pods and nodes the frames since the last
+// drawing changed (detail.changes), the pods are kept indexed by node, and only those nodes are
+// drawn again; frames are immutable, so an element that already shows a frame is left alone. The
+// whole board is drawn again only when it was swapped in anew or the player rebuilt its state.
 
+import { boardIndex } from "./board-index.js";
 import { showChildren } from "./dom-lists.js";
 import { requestedByNode } from "./node-usage.js";
 import { hueClass } from "./owner-hue.js";
@@ -22,14 +25,46 @@ let last = null; // the last run:rendered detail
 const podElements = new Map(); // "card|tile" + pod key -> element
 const drawnPod = new WeakMap(); // element -> pod frame it shows
 const drawnNode = new WeakMap(); // node element -> node frame it shows
-let previousPods = new Map(); // pod key -> frame, at the previous drawing
+const podsOnNode = new Map(); // node name -> Map(pod key -> frame), as of the last run:rendered
+const pendingPods = new Map(); // pod key -> frame of the pods waiting to be scheduled
+let drawnEpoch = -1; // the board index the last drawing drew (-1: draw everything next time)
+let drawnKnown = false; // whether the last drawing knew the run's nodes
 
 const board = () => document.getElementById("board");
 const byKey = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
-function nodeElements() {
-  return document.querySelectorAll("#board [data-node], #node-detail [data-node]");
+// ------------------------------------------------------------------ the run's pods, by node
+
+function placeInIndex(key, pod) {
+  if (pod?.node) {
+    if (!podsOnNode.has(pod.node)) podsOnNode.set(pod.node, new Map());
+    podsOnNode.get(pod.node).set(key, pod);
+  } else if (pod && !pod.deleting && pod.phase === "Pending") {
+    pendingPods.set(key, pod);
+  }
 }
+
+/** Follows the player's state; true when the pending queue may have changed. */
+function track(detail) {
+  const { changes, pods } = detail;
+  if (!changes || changes.all) {
+    podsOnNode.clear();
+    pendingPods.clear();
+    for (const [key, pod] of pods) placeInIndex(key, pod);
+    return true;
+  }
+  let queue = false;
+  for (const [key, before] of changes.pods) {
+    if (before?.node) podsOnNode.get(before.node)?.delete(key);
+    queue = pendingPods.delete(key) || queue;
+    const now = pods.get(key);
+    placeInIndex(key, now);
+    queue = queue || pendingPods.has(key);
+  }
+  return queue;
+}
+
+const podsOn = (name) => [...(podsOnNode.get(name)?.values() ?? [])].sort(byKey);
 
 // ------------------------------------------------------------------ pods
 
@@ -221,16 +256,18 @@ function shownElement(key) {
   return null;
 }
 
-function plannedMoves(detail) {
-  if (!motionAllowed(detail)) return null;
+function plannedMoves(detail, full) {
+  if (full || !motionAllowed(detail)) return null;
   const moved = [];
   const gone = [];
-  for (const [key, pod] of detail.pods) {
-    const before = previousPods.get(key);
-    if (before === pod) continue;
-    if (pod.node && (!before || before.node !== pod.node)) moved.push(key);
+  for (const [key, before] of detail.changes.pods) {
+    const pod = detail.pods.get(key);
+    if (!pod) {
+      if (before) gone.push(key);
+    } else if (pod.node && (!before || before.node !== pod.node)) {
+      moved.push(key);
+    }
   }
-  for (const key of previousPods.keys()) if (!detail.pods.has(key)) gone.push(key);
   if (moved.length + gone.length > MAX_FLIGHTS) return null;
   const rects = new Map();
   for (const key of [...moved, ...gone]) {
@@ -259,43 +296,39 @@ function animateMoves(plan) {
 
 // ------------------------------------------------------------------ drawing
 
-function draw(detail) {
+function draw(detail, queueChanged) {
   const element = board();
   if (!element) return;
-  const plan = plannedMoves(detail);
+  const { epoch, byName } = boardIndex();
+  const known = detail.nodes.size > 0; // before its first event, the run has no node yet
+  const full = !detail.changes || detail.changes.all || epoch !== drawnEpoch || known !== drawnKnown;
+  drawnEpoch = epoch;
+  drawnKnown = known;
+  const plan = plannedMoves(detail, full);
   element.classList.add("run-shown");
   document.getElementById("node-detail")?.classList.add("run-shown");
   showMode(detail);
-  const byNode = new Map();
-  const pending = [];
-  for (const pod of detail.pods.values()) {
-    if (pod.node) {
-      if (!byNode.has(pod.node)) byNode.set(pod.node, []);
-      byNode.get(pod.node).push(pod);
-    } else if (!pod.deleting && pod.phase === "Pending") {
-      pending.push(pod);
+  const usage = detail.usage ?? requestedByNode(detail.pods);
+  const names = full ? new Set([...byName.keys(), ...detail.nodes.keys()]) : detail.changes.nodes;
+  for (const name of names) {
+    const node = detail.nodes.get(name);
+    let elements = byName.get(name);
+    if (!elements) {
+      const created = node ? runOnlyTile(name) : null;
+      if (!created) continue;
+      elements = [created];
+      byName.set(name, elements);
+    }
+    const pods = podsOn(name);
+    const absent = known && !node;
+    for (const nodeElement of elements) {
+      (nodeElement.closest("li") ?? nodeElement).classList.toggle("absent", absent);
+      nodeElement.classList.toggle("absent", absent);
+      drawNode(nodeElement, name, node, pods, usage);
     }
   }
-  const usage = detail.usage ?? requestedByNode(detail.pods);
-  const known = detail.nodes.size > 0; // before its first event, the run has no node yet
-  const seen = new Set();
-  for (const nodeElement of nodeElements()) {
-    const name = nodeElement.dataset.node;
-    seen.add(name);
-    const node = detail.nodes.get(name);
-    const absent = known && !node;
-    (nodeElement.closest("li") ?? nodeElement).classList.toggle("absent", absent);
-    nodeElement.classList.toggle("absent", absent);
-    drawNode(nodeElement, name, node, (byNode.get(name) ?? []).sort(byKey), usage);
-  }
-  for (const [name, node] of detail.nodes) {
-    if (seen.has(name)) continue;
-    const created = runOnlyTile(name);
-    if (created) drawNode(created, name, node, (byNode.get(name) ?? []).sort(byKey), usage);
-  }
-  drawQueue(pending);
+  if (full || queueChanged) drawQueue([...pendingPods.values()]);
   animateMoves(plan);
-  previousPods = detail.pods;
 }
 
 function drawNode(element, name, node, pods, usage) {
@@ -375,7 +408,9 @@ function reloadSavedBoard() {
 
 document.addEventListener("run:rendered", (event) => {
   last = event.detail;
-  if (showing === "run") draw(event.detail);
+  const queueChanged = track(event.detail);
+  if (showing === "run") draw(event.detail, queueChanged);
+  else drawnEpoch = -1; // back to the run: everything is drawn again
 });
 
 document.addEventListener("click", (event) => {
@@ -383,16 +418,17 @@ document.addEventListener("click", (event) => {
   if (!toggle) return;
   if (toggle.dataset.boardShow === "saved") {
     showing = "saved";
-    previousPods = new Map();
+    drawnEpoch = -1;
     reloadSavedBoard();
   } else if (last) {
     showing = "run";
-    draw(last);
+    drawnEpoch = -1;
+    draw(last, true);
   }
 });
 
 // A new run (Run again, an action) is shown at once.
-document.addEventListener("run:started", () => { showing = "run"; previousPods = new Map(); });
+document.addEventListener("run:started", () => { showing = "run"; drawnEpoch = -1; });
 
 document.addEventListener("htmx:after:swap", () => {
   if (showing === "saved") showSavedBar();

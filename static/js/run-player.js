@@ -27,6 +27,7 @@ function startRun(id, at = null) {
   pods = new Map();
   nodes = new Map();
   workloads = new Map();
+  touched = everythingChanged();
   pendingSeek = at;
   marksDrawn = 0;
   document.dispatchEvent(new CustomEvent("run:started", { detail: { id } }));
@@ -68,12 +69,34 @@ function receive(events) {
   renderStatus();
 }
 
+// What the frames applied since the last drawing changed, so that views draw only that: the pods
+// touched (with the frame each had before, undefined for a new one), the nodes whose pods or state
+// changed, and `all` when the state was rebuilt (a new run, a step back).
+let touched = everythingChanged();
+
+function everythingChanged() {
+  return { all: true, pods: new Map(), nodes: new Set() };
+}
+
 function apply(event) {
   for (const change of event.changes ?? []) {
-    if (change.op === "pod") pods.set(change.key, change);
-    else if (change.op === "pod-") pods.delete(change.key);
-    else if (change.op === "node") nodes.set(change.name, change);
-    else if (change.op === "node-") nodes.delete(change.name);
+    if (change.op === "pod" || change.op === "pod-") {
+      const before = pods.get(change.key);
+      if (!touched.pods.has(change.key)) touched.pods.set(change.key, before);
+      if (before?.node) touched.nodes.add(before.node);
+      if (change.op === "pod") {
+        pods.set(change.key, change);
+        if (change.node) touched.nodes.add(change.node);
+      } else {
+        pods.delete(change.key);
+      }
+    } else if (change.op === "node") {
+      nodes.set(change.name, change);
+      touched.nodes.add(change.name);
+    } else if (change.op === "node-") {
+      nodes.delete(change.name);
+      touched.nodes.add(change.name);
+    }
     else if (change.op === "workload") workloads.set(`${change.kind}/${change.key}`, change);
     else if (change.op === "workload-") workloads.delete(`${change.kind}/${change.key}`);
   }
@@ -87,6 +110,7 @@ function seekTo(target, remembered = "now") {
     nodes = new Map();
     workloads = new Map();
     position = 0;
+    touched = everythingChanged();
   }
   while (position < target) apply(run.events[position++]);
   requestRender();
@@ -366,10 +390,12 @@ function render() {
   renderLog();
   renderStatus();
   renderMarks();
+  const changes = touched;
+  touched = { all: false, pods: new Map(), nodes: new Set() };
   // Other views of the run (charts, disruptions, traffic) listen for this and draw themselves
   // from the same state; they must not change it.
   document.dispatchEvent(new CustomEvent("run:rendered", {
-    detail: { run, position, time: currentTime(), pods, nodes, workloads, speed: playbackSpeed(), usage: requestedByNode(pods) },
+    detail: { run, position, time: currentTime(), pods, nodes, workloads, speed: playbackSpeed(), usage: requestedByNode(pods), changes },
   }));
 }
 

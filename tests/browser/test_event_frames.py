@@ -90,3 +90,29 @@ def test_the_explanation_at_an_early_event_knows_no_later_pod(page: Page, server
     rows = page.locator("#explain tr[data-verdict-node]")
     expect(rows).to_have_count(4)
     expect(page.locator("#explain tr[data-verdict-node][data-feasible='true']")).to_have_count(4)
+
+
+# The board's motion on pods (a ghost flying to the pod's node, a fade, a pop-in), made by script:
+# not the style sheet's own animations (a Pending pod's pulse).
+RUNNING_ANIMATIONS = """() => document.getAnimations().filter((animation) => animation.playState === 'running'
+  && !(animation instanceof CSSAnimation) && !(animation instanceof CSSTransition)
+  && animation.effect?.target?.matches?.('.pod-ghost, [data-pod]')).length"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_placement_is_drawn_as_motion_unless_motion_is_reduced(page: Page, server_url: str, motion: str):
+    page.emulate_media(reduced_motion=motion)
+    open_gallery_copy(page, server_url, SCENARIO)
+    play_to_the_end(page)
+    log = page.locator("[data-player='log'] tr[data-frame]").evaluate_all(LOG)
+    frame = next(frame for frame, reason, _ in log if reason == "Scheduled")
+    board(page, frame)
+    page.locator("[data-player='speed']").select_option("5")  # motion is for the slower speeds
+    page.get_by_role("button", name="Step forward").click()
+    expect(page.locator("[data-player='status']")).to_contain_text(f"event {frame + 1}/")
+    if motion == "reduce":
+        page.wait_for_timeout(150)
+        assert page.evaluate(RUNNING_ANIMATIONS) == 0
+    else:  # the pod flies to (or pops in on) its node: one step, one animation
+        page.wait_for_timeout(50)
+        assert page.evaluate(RUNNING_ANIMATIONS) >= 1
