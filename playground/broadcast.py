@@ -7,13 +7,14 @@ waiting on it (a batch then waits for the next wake-up, or is lost in a race).
 """
 
 import asyncio
-import json
 import threading
 import time
 from collections.abc import Coroutine
 from typing import Any
 
 from channels.layers import get_channel_layer
+
+from playground.wire import batches, encode, run_events_message
 
 SEND_TIMEOUT_SECONDS = 30.0
 _server_loop: asyncio.AbstractEventLoop | None = None
@@ -61,19 +62,24 @@ def notify_scenario_changed(slug: str, version: int) -> None:
 
 
 def send_run_batch(slug: str, run_id: int, events: list[dict[str, Any]]) -> None:
-    """A batch of stored run events, in order (batched: the in-memory layer drops a channel's 101st message)."""
+    """Stored run events, in order, as messages of bounded size (playground/wire.py); batched, as
+    the in-memory layer drops a channel's 101st message."""
     layer = get_channel_layer()
     if layer is None:
         return
-    # "sent": when the batch left (epoch seconds), so a viewer can tell how late it arrived.
-    frame = {"type": "run.events", "run": run_id, "events": events, "sent": time.time()}
-    # Encoded once here, not once per viewer: the layer copies a message for every member of the
-    # group, and a string is cheap to copy where 200 events of nested dicts are not.
-    # "run" and "after" (the seq before the batch) let a consumer that must drop the batch for a
-    # viewer who is not reading say where to resume, without decoding the frame.
-    after = events[0]["seq"] - 1 if events else 0
-    message = {"type": "run.events", "frame": json.dumps(frame), "run": run_id, "after": after}
-    _run(layer.group_send, scenario_group(slug), message)
+    encoded = [encode(event) for event in events]
+    first = 0  # index of the batch's first event
+    for batch in batches(encoded):
+        after = events[first]["seq"] - 1
+        first += len(batch)
+        # "sent": when the batch left (epoch seconds), so a viewer can tell how late it arrived.
+        # Encoded once here, not once per viewer: the layer copies a message for every member of
+        # the group, and a string is cheap to copy where 200 events of nested dicts are not.
+        # "run" and "after" (the seq before the batch) let a consumer that must drop the batch for
+        # a viewer who is not reading say where to resume, without decoding the frame.
+        frame = run_events_message(run_id, batch, sent=time.time())
+        message = {"type": "run.events", "frame": frame, "run": run_id, "after": after}
+        _run(layer.group_send, scenario_group(slug), message)
 
 
 def send_run_status(slug: str, run_id: int, status: str, error: str = "") -> None:

@@ -180,7 +180,7 @@ def outcome_for(document: str, config_yaml: str, seed: int) -> Outcome:
         except ManifestError as error:
             raise ConfigurationError(error) from None
     manifests = load_manifests(document, source="scenario")
-    simulation = Simulation(manifests, config, seed=seed, options=run_options(replay=True))
+    simulation = Simulation(manifests, config, seed=seed, options=run_options(manifests, replay=True))
     simulation.run_to_end(until=DEFAULT_UNTIL_SECONDS)
     outcome = outcome_of(simulation)
     with _lock:

@@ -16,7 +16,8 @@ fit is dropped for this connection, which is told once ({"type": "run.lagging", 
 errors) always go, but a connection that leaves MAX_UNACKED_FRAMES of them unread is closed (4013):
 it is not reading. Connections are capped per client and per process (playground/connection_caps.py).
 
-A replay can be a whole run (20,000 events), so each connection has a small token bucket of resume
+A replay chunk holds at most RESUME_CHUNK events and at most wire.MAX_MESSAGE_CHARS characters.
+A replay can be a whole run (hundreds of thousands of events), so each connection has a small token bucket of resume
 requests (RESUME_BURST at once, then RESUMES_PER_SECOND): a flood of them gets cheap error frames,
 not replays. A page asks once per run it shows and once per reconnect or gap, far below that.
 """
@@ -37,6 +38,7 @@ from playground.connection_caps import ConnectionCaps
 from playground.outage import DATABASE_DOWN
 from playground.ratelimit import address_key
 from playground.send_window import SendWindow
+from playground.wire import batches, encode_event, run_events_message
 
 MAX_CLIENT_FRAME_BYTES = 4096
 RESUME_CHUNK = 500
@@ -190,11 +192,11 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
         sent live."""
         while self.resuming is not None and self.window.has_room() and not self.closing:
             resume = self.resuming
-            events = await self._events(resume.run, resume.after)
+            events, last_seq, exhausted = await self._events(resume.run, resume.after)
             if events:
-                await self._send_frame(json.dumps({"type": "run.events", "run": resume.run, "events": events}))
-                resume.after = events[-1]["seq"]
-            if len(events) < RESUME_CHUNK:
+                await self._send_frame(run_events_message(resume.run, events))
+                resume.after = last_seq
+            if exhausted:
                 self.resuming = None
                 run = await self._run(resume.run)
                 status, error = run if run is not None else ("failed", "the run was deleted")
@@ -242,11 +244,16 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
         return run.status, run.error
 
     @sync_to_async
-    def _events(self, run_id: int, after: int) -> list[dict[str, Any]]:
+    def _events(self, run_id: int, after: int) -> tuple[list[str], int, bool]:
+        """The next stored events after `after`, encoded, as many as fit one message (at most
+        RESUME_CHUNK); the seq of the last one; whether no event is left after it."""
         from playground.models import RunEvent
 
-        rows = RunEvent.objects.filter(run_id=run_id, seq__gt=after).order_by("seq")[:RESUME_CHUNK]
-        return [{"seq": row.seq, **row.payload} for row in rows]
+        rows = list(RunEvent.objects.filter(run_id=run_id, seq__gt=after).order_by("seq")[:RESUME_CHUNK])
+        encoded = [encode_event(row.seq, row.payload) for row in rows]
+        taken = next(batches(encoded), [])
+        last_seq = rows[len(taken) - 1].seq if taken else after
+        return taken, last_seq, len(rows) < RESUME_CHUNK and len(taken) == len(rows)
 
     # ------------------------------------------------------------------ group messages
 

@@ -24,7 +24,7 @@ from playground.broadcast import send_run_batch, send_run_status
 from playground.disruption_frames import BUDGET_KIND, EvictionCountdowns, budget_frame
 from playground.models import Run, RunEvent, Scenario
 from playground.scenarios import snapshot
-from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.manifests import Manifest, load_manifests
 from scheduler_core.api.types import Node, Pod
 from scheduler_core.cluster import Change, ChangeType, Cluster, SimulationLimitError
 from scheduler_core.controllers.base import SimulationOptions
@@ -36,22 +36,56 @@ from scheduler_core.simulation import InstantEnd, Simulation
 
 logger = logging.getLogger(__name__)
 
-MAX_RUN_EVENTS = 20_000
+# A run's event cap grows with what it simulates: a pod's life is about five events (created,
+# scheduled, pulled, created, started) and a rollout or a drain replaces each pod, so a 50,000-pod
+# rollout is hundreds of thousands of events. MIN for small scenarios (timelines, CronJobs), MAX
+# to bound storage (about 200 bytes an event, see README "Limits").
+MIN_RUN_EVENTS = 20_000
+EVENTS_PER_POD = 20
+MAX_RUN_EVENTS = 2_000_000
 MAX_RUN_CPU_SECONDS = 120.0  # the engine's own CPU time for one run, in its thread or worker
 # A replay inside a request (explain, traffic, each side of a comparison) holds the thread that
 # every sync view shares, so it gets less: a run heavier than that can still be watched, not replayed.
 MAX_REPLAY_CPU_SECONDS = 30.0
-RUN_LIMITS = f"limits ({MAX_RUN_EVENTS:,} events, {MAX_RUN_CPU_SECONDS:g} s of CPU time)"
+RUN_LIMITS = (
+    f"limits ({MIN_RUN_EVENTS:,} events or {EVENTS_PER_POD} a pod, up to {MAX_RUN_EVENTS:,}; "
+    f"{MAX_RUN_CPU_SECONDS:g} s of CPU time)"
+)
+REPLICATED = ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController")
 DEFAULT_UNTIL_SECONDS = 3600.0  # a run stops after one simulated hour (CronJobs and HPAs never settle)
 BATCH_SIZE = 200
 FLUSH_SECONDS = 0.5
+# A frame's changes are kept under this many characters of JSON (a pod's change is about 400): an
+# instant that changes thousands of pods at once (5,000 pods turning Ready) is stored and sent as
+# several frames, the changes first, the event with the last part, so no websocket message nears
+# Daphne's 1 MiB limit and the viewer's board still moves in the engine's order.
+MAX_FRAME_CHANGE_CHARS = 128 * 1024
+SPLIT_CHECK_CHANGES = 64  # frames with fewer changes than this are never measured
 
 
-def run_options(*, replay: bool = False) -> SimulationOptions:
+def run_options(manifests: list[Manifest], *, replay: bool = False) -> SimulationOptions:
     """A run's bounds; a replay in a request has a smaller CPU budget (the bounds only abort: a
     replay that finishes gives the run's events)."""
     cpu = MAX_REPLAY_CPU_SECONDS if replay else MAX_RUN_CPU_SECONDS
-    return SimulationOptions(max_events=MAX_RUN_EVENTS, max_cpu_seconds=cpu)
+    return SimulationOptions(max_events=event_cap(manifests), max_cpu_seconds=cpu)
+
+
+def event_cap(manifests: list[Manifest]) -> int:
+    """The run's event bound: EVENTS_PER_POD for each pod it declares (Pods, the replicas of
+    replicated workloads, a DaemonSet's pod per node, a Job's parallelism), within MIN and MAX."""
+    nodes = sum(1 for manifest in manifests if manifest.kind == "Node")
+    pods = 0
+    for manifest in manifests:
+        spec = getattr(manifest.object, "spec", None)
+        if manifest.kind == "Pod":
+            pods += 1
+        elif manifest.kind in REPLICATED:
+            pods += max(1, int(getattr(spec, "replicas", 1) or 1))
+        elif manifest.kind == "DaemonSet":
+            pods += max(1, nodes)
+        elif manifest.kind in ("Job", "CronJob"):
+            pods += max(1, int(getattr(spec, "parallelism", 1) or 1))
+    return max(MIN_RUN_EVENTS, min(MAX_RUN_EVENTS, EVENTS_PER_POD * (pods + nodes)))
 
 
 def pod_frame(pod: Pod) -> dict[str, Any]:
@@ -215,7 +249,7 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
             if run.version.scheduler_config_yaml.strip()
             else None
         )
-        simulation = Simulation(manifests, config, seed=run.seed, options=run_options())
+        simulation = Simulation(manifests, config, seed=run.seed, options=run_options(manifests))
         simulation.cluster.watch(lambda _change: heartbeat.beat())
         batch: list[RunEvent] = []
         flushed_at = time.monotonic()
@@ -300,14 +334,14 @@ class RunFrames(Iterator[dict[str, Any]]):
                 entry = tail[index]
                 if isinstance(entry, Event):
                     changes = self._take(index + 1)
-                    yield {"event": entry.as_dict(), "time": entry.time, "changes": changes}
+                    yield from bounded({"event": entry.as_dict(), "time": entry.time, "changes": changes})
             if item.next_time != item.time:  # the clock moves on: what is left has a frame of its own
                 self._feed(len(tail))
                 if recorder.has_changes():
-                    yield {"event": None, "time": item.time, "changes": recorder.take()}
+                    yield from bounded({"event": None, "time": item.time, "changes": recorder.take()})
         self._feed(len(tail))
         now = self._simulation.now
-        yield {"event": None, "time": now, "changes": recorder.take(), "end": now}
+        yield from bounded({"event": None, "time": now, "changes": recorder.take(), "end": now})
 
     def _feed(self, end: int) -> None:
         """Gives the recorder the tail's changes up to `end` (and the countdown frames placed there)."""
@@ -323,6 +357,26 @@ class RunFrames(Iterator[dict[str, Any]]):
     def _take(self, end: int) -> list[dict[str, Any]]:
         self._feed(end)
         return self._recorder.take()
+
+
+def bounded(frame: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The frame, or, when its changes exceed MAX_FRAME_CHANGE_CHARS, frames of its own ("event":
+    None, the same time) for the changes in order, then the frame itself with the last part: the
+    store after the last of them is the store after the frame."""
+    changes = frame["changes"]
+    if len(changes) < SPLIT_CHECK_CHANGES:
+        yield frame
+        return
+    part: list[dict[str, Any]] = []
+    size = 0
+    for change in changes:
+        length = len(json.dumps(change, separators=(",", ":")))
+        if part and size + length > MAX_FRAME_CHANGE_CHARS:
+            yield {"event": None, "time": frame["time"], "changes": part}
+            part, size = [], 0
+        part.append(change)
+        size += length
+    yield {**frame, "changes": part}
 
 
 class ReplayDiverged(Exception):
@@ -442,7 +496,7 @@ def replay(run: Run, seq: int) -> Replay:
     config = (
         parse_configuration(run.version.scheduler_config_yaml) if run.version.scheduler_config_yaml.strip() else None
     )
-    simulation = Simulation(manifests, config, seed=run.seed, options=run_options(replay=True))
+    simulation = Simulation(manifests, config, seed=run.seed, options=run_options(manifests, replay=True))
     time = 0.0
     later: list[Change | Event] = []
     if seq > 0:

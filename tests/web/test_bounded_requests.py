@@ -189,7 +189,7 @@ def test_a_hundred_million_replicas_cost_one_bounded_preview_while_others_are_se
     message = "the run produced more than 20000 events (the preview&#x27;s limit)"
     assert STOPPED + message in page
     assert STOPPED + message in after
-    assert "20,000 events, 120 s of CPU time" in page  # what a run would do instead
+    assert "20,000 events or 20 a pod, up to 2,000,000; 120 s of CPU time" in page  # what a run would do instead
     assert 'class="pod ' not in page  # no pods: the preview stopped
     print(
         f"\n100,000,000 replicas: save {save_seconds:.2f}s, visitors {[round(s, 2) for s, _ in views]}s, "

@@ -226,3 +226,43 @@ def test_explaining_at_the_first_placement_spreads_against_that_pod_only():
         name: ("PodTopologySpread" if name.startswith(zone) else "fits")
         for name in ("node-a-1", "node-a-2", "node-b-1", "node-b-2")
     }
+
+
+def test_a_frame_with_too_many_changes_is_split_before_its_event(monkeypatch: pytest.MonkeyPatch):
+    """An instant that changes more than a frame may carry is stored as frames of its own, the event
+    with the last part: the events, their order and the cluster after each event are the same."""
+    whole = stored_frames(gallery_run(SPREAD))
+    monkeypatch.setattr(runs, "MAX_FRAME_CHANGE_CHARS", 900)  # two or three pod changes
+    monkeypatch.setattr(runs, "SPLIT_CHECK_CHANGES", 1)
+    split = stored_frames(gallery_run(SPREAD))
+    assert len(split) > len(whole)
+    for frame in split:
+        sizes = [len(json.dumps(change, separators=(",", ":"))) for change in frame["changes"]]
+        assert len(sizes) <= 1 or sum(sizes) <= 900, frame
+    events = lambda frames: [frame["event"] for frame in frames if frame["event"] is not None]  # noqa: E731
+    assert events(split) == events(whole)
+    boards: dict[str, list[Any]] = {"whole": [], "split": []}
+    for name, frames in (("whole", whole), ("split", split)):
+        board = Board()
+        for frame in frames:
+            board.apply(frame)
+            if frame["event"] is not None or "end" in frame:
+                boards[name].append((json.dumps(board.pods, sort_keys=True), json.dumps(board.nodes, sort_keys=True)))
+    assert boards["split"] == boards["whole"]
+
+
+def test_the_event_cap_grows_with_the_pods_a_scenario_declares():
+    def cap(replicas: int, nodes: int = 3) -> int:
+        document = "\n---\n".join(
+            [f"apiVersion: v1\nkind: Node\nmetadata: {{name: n{index}}}" for index in range(nodes)]
+            + [
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n"
+                f"spec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: web}}}}\n"
+                "  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: nginx}]}"
+            ]
+        )
+        return runs.event_cap(load_manifests(document))
+
+    assert cap(3) == runs.MIN_RUN_EVENTS  # small scenarios keep the floor
+    assert cap(50_000, nodes=5) == runs.EVENTS_PER_POD * 50_005  # a rollout of 50,000 pods fits
+    assert cap(10_000_000) == runs.MAX_RUN_EVENTS

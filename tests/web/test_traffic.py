@@ -234,7 +234,7 @@ def test_before_the_first_event_there_is_nothing_to_send_to(client):
     [
         ({}, "seq (the event to show) is required"),
         ({"seq": "abc"}, "seq (the event to show) must be a whole number"),
-        ({"seq": "-1"}, "seq (the event to show) must be a whole number from 0 to 20001"),
+        ({"seq": "-1"}, "seq (the event to show) must be a whole number from 0 to 2000001"),
         ({"seq": "99999999999999999999"}, "must be a whole number"),
         ({"seq": "1", "requests": "0"}, "requests must be a whole number from 1 to 1000"),
         ({"seq": "1", "requests": "5000"}, "requests must be a whole number from 1 to 1000"),
