@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint services chromium clean scale-out lighthouse bench-playback
+.PHONY: run test lint services chromium clean scale-out lighthouse bench-playback reset-data prune-runs
 
 run: $(VENV)/.installed-runtime  ## install, migrate, load the gallery, serve at http://127.0.0.1:8000
 	export SECRET_KEY="$$(scripts/secret-key $(PY))" && \
@@ -48,6 +48,13 @@ lighthouse: $(VENV)/.installed-runtime node_modules/.installed chromium  ## Ligh
 # Options after ARGS=, e.g. ARGS="--runs 1 --profile var/bench-playback" (scripts/bench-playback --help).
 bench-playback: $(VENV)/.installed-dev chromium  ## frame gaps and long tasks of a 500-node, 2,000-pod run played at 20x and 5x in Chromium
 	$(PY) scripts/bench-playback $(ARGS)
+
+reset-data:  ## delete the local SQLite database (scenarios, runs); the next `make run` starts afresh with the gallery
+	@if [ -n "$$DATABASE_URL" ]; then echo "DATABASE_URL is set: reset that database yourself" >&2; exit 1; fi
+	rm -f "$${SQLITE_PATH:-var/db.sqlite3}" "$${SQLITE_PATH:-var/db.sqlite3}-wal" "$${SQLITE_PATH:-var/db.sqlite3}-shm"
+
+prune-runs: $(VENV)/.installed-runtime  ## delete old runs now (each scenario keeps its newest PLAYGROUND_RUNS_KEPT and linked ones)
+	DEBUG=1 $(PY) manage.py prune_runs
 
 clean:
 	rm -rf $(VENV) var

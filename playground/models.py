@@ -138,6 +138,9 @@ class Run(models.Model):
     # Written every few seconds by whoever executes the run; a running run whose heartbeat stopped
     # was interrupted (its process died), whichever process notices it.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # Someone opened the run by its address (?run=<id>): a link to it was shared or kept, so the
+    # retention policy (playground/retention.py) never deletes it.
+    linked = models.BooleanField(default=False)
 
 
 class RunEvent(models.Model):

@@ -17,12 +17,13 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import DatabaseError, close_old_connections, transaction
 from django.utils import timezone
 
 from playground.broadcast import send_run_batch, send_run_status
 from playground.disruption_frames import BUDGET_KIND, EvictionCountdowns, budget_frame
 from playground.models import Run, RunEvent, Scenario
+from playground.retention import prune_scenario_runs
 from playground.scenarios import snapshot
 from scheduler_core.api.manifests import Manifest, load_manifests
 from scheduler_core.api.types import Node, Pod
@@ -271,13 +272,16 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
         _flush(run, slug, batch, publish)
     except (ManifestError, SimulationLimitError, ReplayDiverged) as error:
         _fail(run, slug, str(error))
-        return
     except Exception as error:  # an engine bug: the run says so; the server keeps serving
         logger.exception("run %s failed", run.pk)
         _fail(run, slug, f"internal error: {type(error).__name__}")
-        return
-    Run.objects.filter(pk=run.pk).update(status=Run.Status.FINISHED)
-    send_run_status(slug, run.pk, Run.Status.FINISHED)
+    else:
+        Run.objects.filter(pk=run.pk).update(status=Run.Status.FINISHED)
+        send_run_status(slug, run.pk, Run.Status.FINISHED)
+    try:
+        prune_scenario_runs(run.scenario_id)  # the run has ended: older ones may go (retention.py)
+    except DatabaseError:  # the run's own outcome is stored; the next run's end prunes again
+        logger.warning("could not prune the runs of scenario %s", run.scenario_id, exc_info=True)
 
 
 def frames(simulation: Simulation) -> "RunFrames":

@@ -97,6 +97,9 @@ RUNS_IN_BACKGROUND = envbool("RUNS_IN_BACKGROUND", True)
 RUNS_IN_WORKERS = envbool("RUNS_IN_WORKERS", bool(_redis_url))
 # A running run whose executor has not written its heartbeat for this long is marked interrupted.
 RUN_STALE_SECONDS = envint("RUN_STALE_SECONDS", 30)
+# Runs kept per scenario, besides those opened by their address and those still running
+# (playground/retention.py).
+RUNS_KEPT_PER_SCENARIO = envint("PLAYGROUND_RUNS_KEPT", 20)
 
 # Token buckets per client address on scenario creation, runs and validation (playground/ratelimit.py).
 RATE_LIMITS_ENABLED = envbool("RATE_LIMITS", True)

@@ -12,7 +12,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_POST
 
 from playground import runs
-from playground.models import Scenario, ScenarioVersion
+from playground.models import Run, Scenario, ScenarioVersion
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
     create_scenario,
@@ -64,6 +64,8 @@ def scenario_page(request: HttpRequest, slug: str) -> HttpResponse:
     run_id = int_param(request.GET.get("run"), 0)
     if run_id:  # a reload mid-run comes back to the same run (the player restores the position)
         run = scenario.runs.select_related("scenario").filter(pk=run_id).first()
+        if run is not None and not run.linked:  # opened by its address: retention keeps it
+            Run.objects.filter(pk=run.pk).update(linked=True)
         context["run"] = runs.check_interrupted(run) if run else None
         context |= run_context(scenario)
     return render(request, "scenario.html", context)

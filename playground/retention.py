@@ -1,0 +1,54 @@
+"""How many runs the database keeps: runs are never edited, but each holds every event it made (a
+5,000-pod run is tens of thousands of rows), and a scenario run a hundred times would keep them all.
+
+A scenario keeps its newest RUNS_KEPT_PER_SCENARIO runs (settings, PLAYGROUND_RUNS_KEPT), and
+always every run someone opened by its address (Run.linked: a shared `?run=<id>` link keeps
+working) and every run still queued or running. Older ones are deleted with their events when a
+run of the same scenario ends, by the thread or worker that executed it (never in a request), and
+by `manage.py prune_runs` for all scenarios at once.
+"""
+
+from django.conf import settings
+from django.db import transaction
+
+from playground.models import Run, RunEvent
+
+ACTIVE = (Run.Status.QUEUED, Run.Status.RUNNING)
+DELETE_CHUNK = 5_000  # event rows deleted per statement: SQLite holds its write lock that long
+
+
+def runs_kept() -> int:
+    return max(1, int(getattr(settings, "RUNS_KEPT_PER_SCENARIO", 20)))
+
+
+def prune_scenario_runs(scenario_id: int) -> int:
+    """Deletes the scenario's runs past the newest runs_kept() that nobody linked to and that are
+    not active; returns how many runs were deleted."""
+    newest = Run.objects.filter(scenario_id=scenario_id).order_by("-created_at", "-pk")
+    kept = set(newest.values_list("pk", flat=True)[: runs_kept()])
+    doomed = [
+        pk
+        for pk in newest.exclude(status__in=ACTIVE).filter(linked=False).values_list("pk", flat=True)
+        if pk not in kept
+    ]
+    for run_id in doomed:
+        delete_run(run_id)
+    return len(doomed)
+
+
+def delete_run(run_id: int) -> None:
+    """A run and its events, the events in chunks so that no statement holds the database long."""
+    while True:
+        chunk = list(RunEvent.objects.filter(run_id=run_id).values_list("pk", flat=True)[:DELETE_CHUNK])
+        if not chunk:
+            break
+        RunEvent.objects.filter(pk__in=chunk).delete()
+    with transaction.atomic():
+        Run.objects.filter(pk=run_id).delete()
+
+
+def prune_all() -> int:
+    total = 0
+    for scenario_id in Run.objects.values_list("scenario_id", flat=True).distinct():
+        total += prune_scenario_runs(scenario_id)
+    return total
