@@ -3,6 +3,7 @@ from django.urls import path
 from playground import views
 
 handler500 = "playground.outage.server_error"
+handler400 = "playground.views.status.bad_request"
 
 urlpatterns = [
     path("", views.index, name="index"),

@@ -2,6 +2,7 @@ import re
 from typing import Any
 
 from django import template
+from django.conf import settings
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -39,3 +40,10 @@ def camel_breaks(name: str) -> SafeString:
     """A plugin name that may wrap between its words (NodeResources<wbr>Fit), so that a score
     table of ten plugins fits a side panel without a sideways scroll."""
     return mark_safe("<wbr>".join(escape(part) for part in _WORD_START.split(str(name))))
+
+
+@register.simple_tag
+def max_request_bytes() -> int:
+    """The most a form may send (DATA_UPLOAD_MAX_MEMORY_SIZE): the page checks it before sending,
+    so text over it stays where the person typed or pasted it (static/js/form-limits.js)."""
+    return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)

@@ -1,0 +1,31 @@
+"""Text over what one request may carry is not sent (static/js/form-limits.js): the form says why and
+the pasted text stays where it was, instead of the server's refusal replacing the board."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_board import node_card, open_gallery_copy
+
+pytestmark = pytest.mark.browser
+
+PASTE = "(area, text) => { area.value = text; area.dispatchEvent(new Event('input', {bubbles: true})); }"
+LIMIT = 2_621_440  # Django's default DATA_UPLOAD_MAX_MEMORY_SIZE, as the test servers run
+
+
+def test_an_import_too_large_to_send_keeps_the_pasted_text_and_says_why(page: Page, server_url: str):
+    open_gallery_copy(page, server_url)
+    assert int(page.locator("body").get_attribute("data-max-request-bytes")) == LIMIT
+    pasted = "apiVersion: v1\nkind: List\nitems:\n" + "- {kind: Node, metadata: {name: imported}}\n" * 70_000
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url) if "/import" in request.url else None)
+    page.locator("details.import > summary").click()
+    nodes = page.locator("textarea[name=nodes_yaml]")
+    # As a paste arrives: the value at once (typing 3 MB through the protocol takes minutes).
+    nodes.evaluate(PASTE, pasted)
+    page.get_by_role("button", name="Import").click()
+    notice = page.locator(".import-form .form-limit[role=alert]")
+    expect(notice).to_contain_text("the most one request may carry is 2.5 MiB. Nothing was sent.")
+    expect(notice).to_contain_text("managedFields")
+    assert nodes.input_value() == pasted  # nothing lost
+    expect(node_card(page, "worker1")).to_be_visible()  # the board as it was
+    assert requests == []
