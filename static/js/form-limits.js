@@ -23,7 +23,8 @@ function showRefusal(form, size) {
     notice.setAttribute("role", "alert");
     form.prepend(notice);
   }
-  notice.textContent = `This is ${mebibytes(size)}; the most one request may carry is ${mebibytes(limit())}. Nothing was sent.`
+  const bytes = (count) => count.toLocaleString("en");
+  notice.textContent = `This is ${bytes(size)} bytes; the most one request may carry is ${bytes(limit())} bytes (${mebibytes(limit())}). Nothing was sent.`
     + (form.querySelector("textarea[name=nodes_yaml]")
       ? " Strip what the scheduler never reads first, e.g. kubectl get nodes -o yaml | yq 'del(.items[].metadata.managedFields)', or import fewer nodes."
       : "");

@@ -24,8 +24,24 @@ def test_an_import_too_large_to_send_keeps_the_pasted_text_and_says_why(page: Pa
     nodes.evaluate(PASTE, pasted)
     page.get_by_role("button", name="Import").click()
     notice = page.locator(".import-form .form-limit[role=alert]")
-    expect(notice).to_contain_text("the most one request may carry is 2.5 MiB. Nothing was sent.")
+    expect(notice).to_contain_text("the most one request may carry is 2,621,440 bytes (2.5 MiB). Nothing was sent.")
     expect(notice).to_contain_text("managedFields")
     assert nodes.input_value() == pasted  # nothing lost
     expect(node_card(page, "worker1")).to_be_visible()  # the board as it was
     assert requests == []
+
+
+def test_the_refusal_fits_a_phone(page: Page, server_url: str, screenshot_path):
+    open_gallery_copy(page, server_url)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator("details.import > summary").click()
+    page.locator("textarea[name=nodes_yaml]").evaluate(PASTE, "x" * (LIMIT + 10))
+    page.get_by_role("button", name="Import").click()
+    notice = page.locator(".import-form .form-limit[role=alert]")
+    expect(notice).to_be_visible()
+    notice.scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_path)
+    width, window = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert width <= window, f"{width}px wide in a {window}px window"
+    box = notice.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= window
