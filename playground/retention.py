@@ -9,7 +9,6 @@ by `manage.py prune_runs` for all scenarios at once.
 """
 
 from django.conf import settings
-from django.db import transaction
 
 from playground.models import Run, RunEvent
 
@@ -43,8 +42,7 @@ def delete_run(run_id: int) -> None:
         if not chunk:
             break
         RunEvent.objects.filter(pk__in=chunk).delete()
-    with transaction.atomic():
-        Run.objects.filter(pk=run_id).delete()
+    Run.objects.filter(pk=run_id).delete()
 
 
 def prune_all() -> int:
