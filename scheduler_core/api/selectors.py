@@ -25,9 +25,9 @@ def requirement_matches(
 ) -> bool:
     operator = requirement.operator
     if operator == "In":
-        return requirement.key in labels and labels[requirement.key] in requirement.values
+        return requirement.key in labels and labels[requirement.key] in requirement.value_set
     if operator == "NotIn":
-        return requirement.key not in labels or labels[requirement.key] not in requirement.values
+        return requirement.key not in labels or labels[requirement.key] not in requirement.value_set
     if operator == "Exists":
         return requirement.key in labels
     if operator == "DoesNotExist":
@@ -43,21 +43,31 @@ def requirement_matches(
     return False
 
 
-@lru_cache(maxsize=8192)
 def _requirement_is_valid(requirement: LabelSelectorRequirement | NodeSelectorRequirement) -> bool:
     """labels.NewRequirement's checks: a valid key, and values that are valid label values."""
-    operator, values = requirement.operator, requirement.values
-    if qualified_name_problem(requirement.key):
+    # Keyed by the value set, whose hash is computed once: the requirement's own hash goes over
+    # its values tuple on every call (for every node, with thousands of values).
+    values = requirement.values
+    return _validity(
+        requirement.key, requirement.operator, requirement.value_set, len(values), values[0] if values else ""
+    )
+
+
+@lru_cache(maxsize=8192)
+def _validity(key: str, operator: str, value_set: frozenset[str], count: int, first: str) -> bool:
+    """_requirement_is_valid's answer; `count` and `first` are the values' tuple as far as it matters
+    beyond the set (a duplicated Gt bound is two values)."""
+    if qualified_name_problem(key):
         return False
     if operator in ("In", "NotIn"):
-        return len(values) > 0 and not any(label_value_problem(value) for value in values)
+        return count > 0 and not any(label_value_problem(value) for value in value_set)
     if operator in ("Exists", "DoesNotExist"):
-        return len(values) == 0
+        return count == 0
     if operator in ("Gt", "Lt"):
-        if len(values) != 1:
+        if count != 1:
             return False
         try:
-            int(values[0])
+            int(first)
         except ValueError:
             return False
         return True

@@ -64,6 +64,12 @@ class LabelSelectorRequirement:
     key: str
     operator: str  # In, NotIn, Exists, DoesNotExist
     values: tuple[str, ...] = ()
+    # In and NotIn look a label up among thousands of values in one step (a tuple scans them all,
+    # for every node and every pod); a frozenset also keeps its hash once computed.
+    value_set: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value_set", frozenset(self.values))
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +88,10 @@ class NodeSelectorRequirement:
     key: str
     operator: str  # In, NotIn, Exists, DoesNotExist, Gt, Lt
     values: tuple[str, ...] = ()
+    value_set: frozenset[str] = field(init=False, repr=False, compare=False)  # as LabelSelectorRequirement's
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value_set", frozenset(self.values))
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,9 +45,10 @@ def template_hash(template: Any, collision_count: int = 0) -> str:
 
 
 def _plain(value: Any) -> Any:
-    """Dataclasses, mappings and tuples to JSON-able data, for hashing."""
+    """Dataclasses, mappings and tuples to JSON-able data, for hashing. A dataclass' derived fields
+    (init=False, such as a requirement's value set) are not content: the hash leaves them out."""
     if hasattr(value, "__dataclass_fields__"):
-        return {name: _plain(getattr(value, name)) for name in value.__dataclass_fields__}
+        return {name: _plain(getattr(value, name)) for name, spec in value.__dataclass_fields__.items() if spec.init}
     if isinstance(value, dict) or hasattr(value, "items"):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

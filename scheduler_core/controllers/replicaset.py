@@ -88,6 +88,10 @@ class ReplicaSetController:
         # Pods by the uid of the ReplicaSet that controls them (pod key -> pod), and the reverse.
         self._pods: dict[str, dict[str, Pod]] = {}
         self._pod_owner: dict[str, str] = {}
+        # The active ones among them, by whether they match their ReplicaSet's selector (kept as pods
+        # and ReplicaSets change): a sync claims them without matching every pod again.
+        self._claimable: dict[str, dict[str, Pod]] = {}
+        self._strays: dict[str, dict[str, Pod]] = {}
         self._orphans: dict[str, dict[str, None]] = {}  # namespace -> keys of pods with no controller
         self._ready_since: dict[str, float] = {}  # pod uid -> when it became ready
         # ReplicaSets: uid -> key, namespace -> keys, controller uid -> keys of the ReplicaSets it controls.
@@ -127,6 +131,8 @@ class ReplicaSetController:
         if previous is not None and previous.metadata.uid != rs.metadata.uid:
             self._forget_rs(key, previous)
         self._rs_key[rs.metadata.uid] = key
+        if previous is None or previous.metadata.uid != rs.metadata.uid or previous.spec.selector != rs.spec.selector:
+            self._classify_all(rs)
         self._rs_in_namespace.setdefault(rs.metadata.namespace, {})[key] = None
         self._index_selector(key, rs)
         ref = rs.metadata.controller_ref()
@@ -204,6 +210,7 @@ class ReplicaSetController:
                 self._pod_owner[key] = owner
         if owner is not None:
             self._pods.setdefault(owner, {})[key] = new
+            self._classify(owner, key, new)
             self._mark_uid(owner)
         if new.status.ready:
             if old is None or not old.status.ready or new.metadata.uid not in self._ready_since:
@@ -224,6 +231,37 @@ class ReplicaSetController:
             pods.pop(key, None)
             if not pods:
                 del self._pods[owner]
+        self._unclassify(owner, key)
+
+    def _classify(self, owner: str, key: str, pod: Pod) -> None:
+        """Files an owned pod as claimable (active, selected), a stray (active, not selected) or
+        neither (finished or terminating), by its ReplicaSet's selector as it is now."""
+        rs_key = self._rs_key.get(owner)
+        rs: ReplicaSet | None = self.ctx.cluster.get("ReplicaSet", rs_key) if rs_key is not None else None
+        if rs is None or rs.metadata.uid != owner or not is_active(pod):
+            self._unclassify(owner, key)  # a ReplicaSet that appears later files its pods then
+            return
+        if label_selector_matches(rs.spec.selector, pod.metadata.labels):
+            self._claimable.setdefault(owner, {})[key] = pod
+            self._drop(self._strays, owner, key)
+        else:
+            self._strays.setdefault(owner, {})[key] = pod
+            self._drop(self._claimable, owner, key)
+
+    def _classify_all(self, rs: ReplicaSet) -> None:
+        uid = rs.metadata.uid
+        for key, pod in self._pods.get(uid, {}).items():
+            self._classify(uid, key, pod)
+
+    def _unclassify(self, owner: str, key: str) -> None:
+        self._drop(self._claimable, owner, key)
+        self._drop(self._strays, owner, key)
+
+    @staticmethod
+    def _drop(index: dict[str, dict[str, Pod]], owner: str, key: str) -> None:
+        pods = index.get(owner)
+        if pods is not None and pods.pop(key, None) is not None and not pods:
+            del index[owner]
 
     def _mark_uid(self, uid: str) -> None:
         key = self._rs_key.get(uid)
@@ -270,7 +308,8 @@ class ReplicaSetController:
         if rs.metadata.deletion_timestamp is None:
             error = self._manage_replicas(rs, active)
         rs = self.ctx.cluster.get("ReplicaSet", key) or rs
-        active = [pod for pod in self._pods.get(rs.metadata.uid, {}).values() if is_active(pod)]
+        uid = rs.metadata.uid
+        active = [*self._claimable.get(uid, {}).values(), *self._strays.get(uid, {}).values()]
         status = self._calculate_status(rs, active)
         if status != rs.status:
             rs = self.ctx.cluster.update(replace(rs, status=status))
@@ -292,14 +331,12 @@ class ReplicaSetController:
         """PodControllerRefManager.ClaimPods over active pods: keep owned ones that match the selector,
         release those that do not, adopt matching orphans."""
         uid = rs.metadata.uid
-        claimed: list[Pod] = []
-        for pod in list(self._pods.get(uid, {}).values()):
-            if not is_active(pod):
-                continue
-            if label_selector_matches(rs.spec.selector, pod.metadata.labels):
-                claimed.append(pod)
-            elif rs.metadata.deletion_timestamp is None:
+        strays = self._strays.get(uid)
+        if strays and rs.metadata.deletion_timestamp is None:
+            # Released in the order the pods were owned, as a pass over them all releases them.
+            for pod in [pod for key, pod in self._pods.get(uid, {}).items() if key in strays]:
                 self._set_owner(pod, None, uid)
+        claimed = list(self._claimable.get(uid, {}).values())
         if rs.metadata.deletion_timestamp is not None or rs.metadata.key not in self._adopt_check:
             return claimed
         self._adopt_check.discard(rs.metadata.key)

@@ -38,7 +38,7 @@ from scheduler_core.scheduler.plugins.pod_topology_spread_common import (
     passes_inclusion_policies,
     spread_constraints,
 )
-from scheduler_core.scheduler.plugins.pod_topology_spread_counts import DomainCountsCache
+from scheduler_core.scheduler.plugins.pod_topology_spread_counts import DomainCounts, DomainCountsCache
 from scheduler_core.scheduler.runtime import Handle
 from scheduler_core.scheduler.snapshot import NodeInfo
 
@@ -189,14 +189,32 @@ class PreFilterState:
 class SoftConstraint:
     """One ScheduleAnyway constraint in the PreScore state."""
 
-    __slots__ = ("bonus", "constraint", "counts", "topology_key", "weight")
+    __slots__ = ("bonus", "constraint", "counts", "node_counts", "topology_key", "weight")
 
-    def __init__(self, constraint: SpreadConstraint, counts: dict[str, int] | None, weight: float) -> None:
+    def __init__(
+        self,
+        constraint: SpreadConstraint,
+        counts: dict[str, int] | None,
+        weight: float,
+        node_counts: DomainCounts | None = None,
+    ) -> None:
         self.constraint = constraint
         self.topology_key = constraint.topology_key
         self.counts = counts  # None for kubernetes.io/hostname: Score counts the node's own pods
+        # For kubernetes.io/hostname, each snapshot node's count kept across cycles (recounted only
+        # where pods changed): the same numbers as counting the node's pods on every Score call.
+        self.node_counts = node_counts
         self.weight = weight
         self.bonus = float(constraint.max_skew - 1)  # waters down small skews
+
+    def count_on(self, node: NodeInfo, namespace: str) -> int:
+        """The node's matching pods, for a hostname constraint."""
+        cached = self.node_counts
+        if cached is not None and cached.nodes_list is not None:
+            position = cached.position(node.name)
+            if position is not None and cached.nodes_list[position] is node:
+                return cached.counts[position]
+        return count_matching_pods(node.pods, self.constraint, namespace)
 
 
 class PreScoreState:
@@ -362,7 +380,8 @@ class PodTopologySpread:
         for constraint, domains in zip(constraints, registered, strict=True):
             if constraint.topology_key == HOSTNAME_LABEL:
                 size = len(nodes) - len(ignored)
-                soft.append(SoftConstraint(constraint, None, topology_normalizing_weight(size)))
+                per_node = self._counts.get(all_nodes, pod.namespace, constraint, (), self.handle.snapshot)
+                soft.append(SoftConstraint(constraint, None, topology_normalizing_weight(size), per_node))
                 continue
             # Count over all nodes, but only into domains that some filtered node holds.
             counted = self._counts.get(
@@ -399,10 +418,7 @@ class PodTopologySpread:
             if value is None:
                 continue
             counts = soft.counts
-            if counts is None:
-                matching = count_matching_pods(node.pods, soft.constraint, s.namespace)
-            else:
-                matching = counts.get(value, 0)
+            matching = soft.count_on(node, s.namespace) if counts is None else counts.get(value, 0)
             total += matching * soft.weight + soft.bonus
         return _round_half_away(total), SUCCESS
 

@@ -16,7 +16,7 @@ from scheduler_core.scheduler.plugins.pod_topology_spread_common import (
 )
 from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
 
-_MAX_ENTRIES = 16
+_MAX_ENTRIES = 64  # distinct constraints in use (a hostname and a zone one per workload, by default)
 _SCAN_BELOW = 64
 
 CountsKey = tuple[str, SelectorKey, str, tuple[str, ...]]
@@ -97,6 +97,12 @@ class DomainCounts:
             for index in _changed_indices(generations, self.generations, 0, len(generations)):
                 self._recount(index, nodes[index])
             self.generations = generations
+
+    def position(self, name: str) -> int | None:
+        """Where the node is in the snapshot's list this follows (None when it follows none)."""
+        if self.journal is None:
+            return None
+        return self.journal[0].node_index().get(name)
 
     def _domain(self, node: NodeInfo) -> str | None:
         labels = node.node.metadata.labels

@@ -3,9 +3,14 @@ FailedCreate with the workqueue's backoff, status with minReadySeconds, adoption
 deletion of a ReplicaSet's pods after it."""
 
 import re
+from collections.abc import Callable
+from dataclasses import replace
+from types import MappingProxyType
 
-from scheduler_core.api.manifests import load_manifests
-from scheduler_core.api.types import ObjectMeta, Pod, PodSpec, PodStatus
+import yaml
+
+from scheduler_core.api.manifests import load_manifests, parse_object
+from scheduler_core.api.types import LabelSelector, ObjectMeta, OwnerReference, Pod, PodSpec, PodStatus
 from scheduler_core.controllers.pod_deletion import (
     deletion_cost,
     rank_pods_for_deletion,
@@ -322,3 +327,66 @@ def test_seed_001_replica_set_creates_and_deletes_its_pods_together():
     assert [t for t, _ in events(sim, "SuccessfulCreate")] == [0.0, 0.0, 0.0]
     assert [t for t, _ in events(sim, "SuccessfulDelete")] == [60.0, 60.0, 60.0]
     assert sim.cluster.objects("Pod") == []
+
+
+# ---------------------------------------------------------------------------- the claim index
+# A sync claims the pods the controller filed as they changed (claimable or stray); these are the
+# changes that refile pods other than the pod's own update.
+
+
+def at_five_seconds(*documents: str, change: Callable[[Simulation], None]) -> Simulation:
+    """The documents' run, with `change` made to its cluster at 5 s, to the end."""
+    sim = Simulation(load_manifests("---\n".join(documents)))
+    sim.after(5.0, lambda: change(sim), label="test change")
+    sim.run_to_end()
+    return sim
+
+
+def test_a_selector_changed_under_a_replica_set_releases_the_pods_it_no_longer_selects():
+    before: set[str] = set()
+
+    def reselect(sim: Simulation) -> None:
+        before.update(p.name for p in pods_of(sim))
+        rs = sim.cluster.get("ReplicaSet", "default/frontend")
+        labels = {"tier": "frontend", "track": "stable"}
+        template = replace(rs.spec.template, labels=labels)
+        selector = LabelSelector(match_labels=MappingProxyType(labels))
+        sim.cluster.update(replace(rs, spec=replace(rs.spec, selector=selector, template=template)))
+
+    sim = at_five_seconds(NODE.format(name="worker1", cpu=4), replica_set(2), change=reselect)
+    assert len(before) == 2
+    assert all(sim.cluster.get("Pod", f"default/{name}").metadata.owner_references == () for name in before)
+    after = pods_of(sim)
+    assert len(after) == 2 and not before & {p.name for p in after}
+    assert sim.cluster.get("ReplicaSet", "default/frontend").status.replicas == 2
+
+
+def test_pods_owned_before_their_replica_set_appears_are_claimed_when_it_does():
+    sim = Simulation(load_manifests(NODE.format(name="worker1", cpu=4)))
+    rs = parse_object(yaml.safe_load(replica_set(3)))
+    rs = replace(rs, metadata=replace(rs.metadata, uid="rs-uid-1"))
+    owner = OwnerReference(kind="ReplicaSet", name="frontend", uid="rs-uid-1", api_version="apps/v1", controller=True)
+    for name in ("early-a", "early-b"):
+        metadata = ObjectMeta(name=name, labels={"tier": "frontend"}, owner_references=(owner,))
+        sim.cluster.create(Pod(metadata=metadata, spec=rs.spec.template.spec))
+    sim.cluster.create(rs)
+    sim.run_to_end()
+    names = [p.name for p in pods_of(sim)]
+    assert len(names) == 3 and {"early-a", "early-b"} <= set(names)
+    assert len(events(sim, "SuccessfulCreate")) == 1
+    assert sim.cluster.get("ReplicaSet", "default/frontend").status.replicas == 3
+
+
+def test_a_finished_pod_leaves_the_claim_and_is_replaced():
+    finished: list[str] = []
+
+    def finish(sim: Simulation) -> None:
+        done = pods_of(sim)[0]
+        finished.append(done.name)
+        sim.cluster.update(replace(done, status=replace(done.status, phase="Succeeded")))
+
+    sim = at_five_seconds(NODE.format(name="worker1", cpu=4), replica_set(2), change=finish)
+    active = [p for p in pods_of(sim) if p.status.phase not in ("Succeeded", "Failed")]
+    assert len(active) == 2 and finished[0] not in [p.name for p in active]
+    assert [t for t, _ in events(sim, "SuccessfulCreate")] == [0.0, 0.0, 5.0]
+    assert sim.cluster.get("ReplicaSet", "default/frontend").status.replicas == 2

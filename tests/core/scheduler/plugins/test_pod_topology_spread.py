@@ -2,6 +2,8 @@
 default constraints deduced from Services and controllers, minDomains, args validation, and the
 counts kept across cycles staying equal to a fresh count."""
 
+import math
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -457,14 +459,15 @@ operations = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None)
-@given(operations)
-def test_counts_kept_across_cycles_equal_a_fresh_count(ops: list[tuple[str, int]]) -> None:
-    snapshot = build_snapshot(
-        [node(f"n{i}", zone=f"z{i % 3}", node=f"n{i}") for i in range(6)] + [node("keyless", zone="z0")], []
-    )
-    incoming = pod("p", labels={"foo": ""}, spread=[hard("zone", 10), hard("node", 10)])
-    plugin = plugin_for(snapshot)
+def apply_operations(
+    snapshot: Snapshot,
+    ops: list[tuple[str, int]],
+    relabel: Callable[[dict[str, str], str, int], None],
+    new_node: Callable[[str, int], Node],
+    check: Callable[[], None],
+) -> None:
+    """Binds, unbinds and relabels as `ops` say (pods labelled foo or bar, some terminating or in
+    another namespace; nodes come and go), calling `check` after each step."""
     bound: list[Pod] = []
     for step, (operation, number) in enumerate(ops):
         names = sorted(snapshot.node_infos)
@@ -481,20 +484,38 @@ def test_counts_kept_across_cycles_equal_a_fresh_count(ops: list[tuple[str, int]
         elif operation == "relabel":
             old = snapshot.node_infos[target].node
             labels = dict(old.labels)
-            labels["zone"] = f"z{number % 4}"
-            if number % 6 == 0:
-                labels.pop("node", None)
+            relabel(labels, target, number)
             snapshot.update_node(replace(old, metadata=replace(old.metadata, labels=labels)))
         elif operation == "add-node":
-            snapshot.add_node(node(f"m{step}", zone=f"z{number % 4}", node=f"m{step}"))
+            snapshot.add_node(new_node(f"m{step}", number))
         elif operation == "remove-node" and len(snapshot) > 1:
             removed = snapshot.remove_node(target)
             bound = [p for p in bound if removed is None or p.spec.node_name != target]
+        check()
+
+
+@settings(max_examples=60, deadline=None)
+@given(operations)
+def test_counts_kept_across_cycles_equal_a_fresh_count(ops: list[tuple[str, int]]) -> None:
+    snapshot = build_snapshot(
+        [node(f"n{i}", zone=f"z{i % 3}", node=f"n{i}") for i in range(6)] + [node("keyless", zone="z0")], []
+    )
+    incoming = pod("p", labels={"foo": ""}, spread=[hard("zone", 10), hard("node", 10)])
+    plugin = plugin_for(snapshot)
+
+    def relabel(labels: dict[str, str], _target: str, number: int) -> None:
+        labels["zone"] = f"z{number % 4}"
+        if number % 6 == 0:
+            labels.pop("node", None)
+
+    def check() -> None:
         state = CycleState()
         plugin.pre_filter(state, incoming, snapshot.nodes())
         prefilter = state.read(PRE_FILTER_KEY)
         assert prefilter.constraints[0].counts == fresh_counts(snapshot, incoming, "zone")
         assert prefilter.constraints[1].counts == fresh_counts(snapshot, incoming, "node")
+
+    apply_operations(snapshot, ops, relabel, lambda name, number: node(name, zone=f"z{number % 4}", node=name), check)
 
 
 def test_a_node_list_with_the_same_nodes_in_new_objects_is_counted_afresh() -> None:
@@ -506,3 +527,62 @@ def test_a_node_list_with_the_same_nodes_in_new_objects_is_counted_afresh() -> N
     state = CycleState()
     plugin.pre_filter(state, incoming, clones)
     assert state.read(PRE_FILTER_KEY).constraints[0].counts == {"node-a": 0, "node-b": 0}
+
+
+def fresh_hostname_scores(snapshot: Snapshot, incoming: Pod) -> dict[str, int]:
+    """Score for a ScheduleAnyway hostname constraint (maxSkew 1), counting each node's pods the
+    plain way: weight ln(nodes + 2) per matching pod, rounded half away from zero; nodes without the
+    label are left out of the weight and score 0."""
+    weight = math.log(sum(1 for info in snapshot.nodes() if HOSTNAME in info.node.labels) + 2)
+    raw: dict[str, int] = {}
+    for info in snapshot.nodes():
+        if HOSTNAME not in info.node.labels:
+            raw[info.name] = 0
+            continue
+        matching = sum(
+            1
+            for p in info.pods
+            if p.pod.namespace == incoming.namespace
+            and p.pod.metadata.deletion_timestamp is None
+            and "foo" in p.pod.labels
+        )
+        value = matching * weight
+        raw[info.name] = int(value) + (1 if value - int(value) >= 0.5 else 0)
+    return raw
+
+
+@settings(max_examples=60, deadline=None)
+@given(operations)
+def test_hostname_scores_kept_across_cycles_equal_a_fresh_count(ops: list[tuple[str, int]]) -> None:
+    snapshot = build_snapshot([node(f"n{i}", **{HOSTNAME: f"n{i}"}) for i in range(6)], [])
+    soft = {**hard(HOSTNAME), "whenUnsatisfiable": "ScheduleAnyway"}
+    incoming = pod("p", labels={"foo": ""}, spread=[soft])
+    plugin = plugin_for(snapshot)
+
+    def relabel(labels: dict[str, str], target: str, number: int) -> None:
+        if number % 2:  # the hostname label comes and goes: such a node scores 0
+            labels.pop(HOSTNAME, None)
+        else:
+            labels[HOSTNAME] = target
+
+    def check() -> None:
+        state = CycleState()
+        nodes = snapshot.nodes()
+        assert plugin.pre_score(state, incoming, nodes).is_success
+        got = {info.name: plugin.score(state, incoming, info)[0] for info in nodes}
+        assert got == fresh_hostname_scores(snapshot, incoming)
+
+    apply_operations(snapshot, ops, relabel, lambda name, _number: node(name, **{HOSTNAME: name}), check)
+
+
+def test_a_hostname_score_of_a_what_if_node_counts_that_nodes_own_pods() -> None:
+    snapshot = build_snapshot(web_nodes(), spread_cluster())
+    soft = {**hard(HOSTNAME), "whenUnsatisfiable": "ScheduleAnyway", "labelSelector": {"matchLabels": {"app": "web"}}}
+    incoming = pod("web-new", labels={"app": "web"}, spread=[soft])
+    plugin = plugin_for(snapshot)
+    state = CycleState()
+    assert plugin.pre_score(state, incoming, snapshot.nodes()).is_success
+    on_a = plugin.score(state, incoming, snapshot.node_infos["node-a"])[0]
+    clone = snapshot.node_infos["node-a"].clone()
+    clone.remove_pod("default/w1")  # a NodeInfo other than the snapshot's: not the kept counts
+    assert plugin.score(state, incoming, clone)[0] < on_a
