@@ -162,6 +162,12 @@ def snapshot(scenario: Scenario, *, bounded: bool = False) -> ScenarioVersion:
     """The immutable version for the scenario's current content (the same content, the same
     permalink), looked up among this scenario's own versions only. With `bounded` (an edit), a new
     version must fit in the scenario's history (check_history_room)."""
+    # Every change of content moves the version counter first (bump, in the edit's transaction),
+    # so a version saved at the current number holds the current content: a page view finds it
+    # without exporting the board again (YAML for 500 nodes, most of the view's time).
+    current = ScenarioVersion.objects.filter(scenario=scenario, number=scenario.version).order_by("-pk").first()
+    if current is not None:
+        return current
     document = export_document(scenario)
     permalink = permalink_for(scenario.slug, document, scenario.title)
     existing = ScenarioVersion.objects.filter(scenario=scenario, permalink=permalink).first()

@@ -247,11 +247,15 @@ def test_an_affinity_of_twice_ten_thousand_values_on_500_nodes_is_bounded(
         f"view {view_seconds:.2f}s, preview there {waited:.1f}s later; healthz max {max(watch.health):.2f}s"
     )
     assert save_seconds < LARGE_BOARD_SECONDS
-    assert view_seconds < LARGE_BOARD_SECONDS
-    # The preview's 5 s of CPU (its thread shares the process with the board's renders), not the
-    # 50 to 250 s it would take to place every pod.
+    assert view_seconds < VIEW_SECONDS  # the page finds its saved version: no board export per view
+    # At most the preview's 5 s of CPU (its thread shares the process with the board's renders).
     assert waited < 20.0
-    assert STOPPED + "the run used more than 5 s of CPU time (the preview&#x27;s limit)" in page
-    assert 'data-node-name="node-499"' in page  # every node card is there, without pods
+    assert 'data-node-name="node-499"' in page  # every node card is there
+    if replicas == 200:  # the values are a set to the engine: 200 pods take about 1.3 s of CPU
+        assert STOPPED not in page
+        assert page.count('class="sq phase-') == 200  # the board's tiles, a square a pod
+    else:  # 1,000 pods take 4 to 7 s here: the preview is placed or says it stopped at its budget
+        placed = page.count('class="sq phase-') == 1_000
+        assert placed or STOPPED + "the run used more than 5 s of CPU time (the preview&#x27;s limit)" in page
     assert not watch.failures
     assert max(watch.health) < HEALTHZ_SECONDS
