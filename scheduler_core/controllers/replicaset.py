@@ -92,6 +92,10 @@ class ReplicaSetController:
         # and ReplicaSets change): a sync claims them without matching every pod again.
         self._claimable: dict[str, dict[str, Pod]] = {}
         self._strays: dict[str, dict[str, Pod]] = {}
+        # Among claimable and strays, those carrying every template label and those ready: the
+        # status' counts without a pass over the pods.
+        self._labeled: dict[str, dict[str, Pod]] = {}
+        self._ready: dict[str, dict[str, Pod]] = {}
         self._orphans: dict[str, dict[str, None]] = {}  # namespace -> keys of pods with no controller
         self._ready_since: dict[str, float] = {}  # pod uid -> when it became ready
         # ReplicaSets: uid -> key, namespace -> keys, controller uid -> keys of the ReplicaSets it controls.
@@ -131,7 +135,12 @@ class ReplicaSetController:
         if previous is not None and previous.metadata.uid != rs.metadata.uid:
             self._forget_rs(key, previous)
         self._rs_key[rs.metadata.uid] = key
-        if previous is None or previous.metadata.uid != rs.metadata.uid or previous.spec.selector != rs.spec.selector:
+        if (
+            previous is None
+            or previous.metadata.uid != rs.metadata.uid
+            or previous.spec.selector != rs.spec.selector
+            or previous.spec.template.labels != rs.spec.template.labels
+        ):
             self._classify_all(rs)
         self._rs_in_namespace.setdefault(rs.metadata.namespace, {})[key] = None
         self._index_selector(key, rs)
@@ -247,6 +256,14 @@ class ReplicaSetController:
         else:
             self._strays.setdefault(owner, {})[key] = pod
             self._drop(self._claimable, owner, key)
+        if rs.spec.template.labels.items() <= pod.metadata.labels.items():  # every one, with its value
+            self._labeled.setdefault(owner, {})[key] = pod
+        else:
+            self._drop(self._labeled, owner, key)
+        if pod.status.ready:
+            self._ready.setdefault(owner, {})[key] = pod
+        else:
+            self._drop(self._ready, owner, key)
 
     def _classify_all(self, rs: ReplicaSet) -> None:
         uid = rs.metadata.uid
@@ -254,8 +271,8 @@ class ReplicaSetController:
             self._classify(uid, key, pod)
 
     def _unclassify(self, owner: str, key: str) -> None:
-        self._drop(self._claimable, owner, key)
-        self._drop(self._strays, owner, key)
+        for index in (self._claimable, self._strays, self._labeled, self._ready):
+            self._drop(index, owner, key)
 
     @staticmethod
     def _drop(index: dict[str, dict[str, Pod]], owner: str, key: str) -> None:
@@ -308,9 +325,7 @@ class ReplicaSetController:
         if rs.metadata.deletion_timestamp is None:
             error = self._manage_replicas(rs, active)
         rs = self.ctx.cluster.get("ReplicaSet", key) or rs
-        uid = rs.metadata.uid
-        active = [*self._claimable.get(uid, {}).values(), *self._strays.get(uid, {}).values()]
-        status = self._calculate_status(rs, active)
+        status = self._calculate_status(rs)
         if status != rs.status:
             rs = self.ctx.cluster.update(replace(rs, status=status))
         was_failing = key in self._failing
@@ -325,7 +340,7 @@ class ReplicaSetController:
             self.dirty.mark(key)
         self.requeue.forget(key)
         if rs.spec.min_ready_seconds > 0 and status.ready_replicas != status.available_replicas:
-            self.requeue.after(key, self._next_availability_check(rs, active), idle=False)
+            self.requeue.after(key, self._next_availability_check(rs), idle=False)
 
     def _claim_pods(self, rs: ReplicaSet) -> list[Pod]:
         """PodControllerRefManager.ClaimPods over active pods: keep owned ones that match the selector,
@@ -430,30 +445,28 @@ class ReplicaSetController:
         since = self._ready_since.get(pod.metadata.uid)
         return since is not None and since + min_ready_seconds <= self.ctx.now + 1e-9
 
-    def _calculate_status(self, rs: ReplicaSet, active: list[Pod]) -> ReplicaSetStatus:
-        template_labels = rs.spec.template.labels.items()
-        labeled = ready = available = 0
-        for pod in active:
-            if template_labels <= pod.metadata.labels.items():  # every template label, with its value
-                labeled += 1
-            if pod.status.ready:
-                ready += 1
-                if self._available(pod, rs.spec.min_ready_seconds):
-                    available += 1
+    def _calculate_status(self, rs: ReplicaSet) -> ReplicaSetStatus:
+        """calculateStatus over the active pods it owns (claimable and strays), from the indexes."""
+        uid = rs.metadata.uid
+        ready = self._ready.get(uid, {})
+        if rs.spec.min_ready_seconds == 0:
+            available = len(ready)
+        else:
+            available = sum(1 for pod in ready.values() if self._available(pod, rs.spec.min_ready_seconds))
         return ReplicaSetStatus(
-            replicas=len(active),
-            fully_labeled_replicas=labeled,
-            ready_replicas=ready,
+            replicas=len(self._claimable.get(uid, {})) + len(self._strays.get(uid, {})),
+            fully_labeled_replicas=len(self._labeled.get(uid, {})),
+            ready_replicas=len(ready),
             available_replicas=available,
             observed_generation=rs.generation,
         )
 
-    def _next_availability_check(self, rs: ReplicaSet, active: list[Pod]) -> float:
+    def _next_availability_check(self, rs: ReplicaSet) -> float:
         """FindMinNextPodAvailabilityCheck: when the next ready pod becomes available (else minReadySeconds)."""
         pending = [
             since + rs.spec.min_ready_seconds - self.ctx.now
-            for pod in active
-            if pod.status.ready and (since := self._ready_since.get(pod.metadata.uid)) is not None
+            for pod in self._ready.get(rs.metadata.uid, {}).values()
+            if (since := self._ready_since.get(pod.metadata.uid)) is not None
         ]
         upcoming = [delay for delay in pending if delay > 1e-9]
         return min(upcoming) if upcoming else float(rs.spec.min_ready_seconds)

@@ -735,7 +735,7 @@ class FastPath:
             if kind is InterPodAffinity:
                 global_column = self._affinity_scores(state, snapshot, all_nodes, slots)
             elif kind is PodTopologySpread:
-                global_column = self._generic_scores(state, pod, plugin, nodes)
+                global_column = self._spread_scores(state, pod, plugin, nodes)
             else:
                 continue
             if global_column is None or not _in_range(global_column):
@@ -764,14 +764,14 @@ class FastPath:
         assert scores is not None
         return _affinity_normalize(scores)
 
-    def _generic_scores(self, state: CycleState, pod: Pod, plugin: Any, nodes: list[NodeInfo]) -> list[int] | None:
-        """A plugin's Score on every node and its NormalizeScore, as Framework.run_score calls them."""
-        scores = []
-        for node in nodes:
-            value, status = plugin.score(state, pod, node)
-            if status.code is not Code.Success:
-                return None
-            scores.append(NodeScore(node.node.name, value))
+    def _spread_scores(
+        self, state: CycleState, pod: Pod, plugin: PodTopologySpread, nodes: list[NodeInfo]
+    ) -> list[int] | None:
+        """PodTopologySpread's Score column and its NormalizeScore."""
+        raw = plugin.score_nodes(state, nodes)
+        if raw is None:
+            return None
+        scores = [NodeScore(node.node.name, value) for node, value in zip(nodes, raw, strict=True)]
         if plugin.name in self.framework._normalizing and not plugin.normalize_score(state, pod, scores).is_success:
             return None
         return [entry.score for entry in scores]

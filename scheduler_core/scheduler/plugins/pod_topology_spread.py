@@ -3,7 +3,7 @@
 (pkg/scheduler/framework/plugins/podtopologyspread: plugin.go, filtering.go, scoring.go)."""
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from scheduler_core.api.fields import Fields
@@ -209,12 +209,22 @@ class SoftConstraint:
 
     def count_on(self, node: NodeInfo, namespace: str) -> int:
         """The node's matching pods, for a hostname constraint."""
+        return self.counts_on([node], namespace)[0]
+
+    def counts_on(self, nodes: Sequence[NodeInfo], namespace: str) -> list[int]:
+        """count_on for each node: the kept count of a snapshot node, a count of any other's pods."""
         cached = self.node_counts
-        if cached is not None and cached.nodes_list is not None:
-            position = cached.position(node.name)
-            if position is not None and cached.nodes_list[position] is node:
-                return cached.counts[position]
-        return count_matching_pods(node.pods, self.constraint, namespace)
+        if cached is None or cached.nodes_list is None:
+            return [count_matching_pods(node.pods, self.constraint, namespace) for node in nodes]
+        positions, kept, counts = cached.positions(), cached.nodes_list, cached.counts
+        result = []
+        for node in nodes:
+            position = positions.get(node.name)
+            if position is not None and kept[position] is node:
+                result.append(counts[position])
+            else:
+                result.append(count_matching_pods(node.pods, self.constraint, namespace))
+        return result
 
 
 class PreScoreState:
@@ -224,6 +234,11 @@ class PreScoreState:
         self.constraints = constraints
         self.ignored_nodes = ignored_nodes  # nodes missing a required topology key: they score 0
         self.namespace = namespace
+
+
+def _values_of(label_maps: list[Mapping[str, str]], constraint: SpreadConstraint) -> Iterator[str]:
+    key = constraint.topology_key
+    return (labels.get(key, "") for labels in label_maps)
 
 
 def topology_normalizing_weight(size: int) -> float:
@@ -363,15 +378,20 @@ class PodTopologySpread:
         require_all = bool(pod.spec.topology_spread_constraints) or not self.system_defaulted
         keys = tuple(c.topology_key for c in constraints)
         ignored: set[str] = set()
-        registered: list[dict[str, int]] = [{} for _ in constraints]
-        for node in nodes:
-            labels = node.node.metadata.labels
-            if require_all and not node_has_keys(labels, keys):
-                ignored.add(node.name)
-                continue
-            for constraint, domains in zip(constraints, registered, strict=True):
-                if constraint.topology_key != HOSTNAME_LABEL:
-                    domains.setdefault(labels.get(constraint.topology_key, ""), 0)
+        label_maps = [node.node.metadata.labels for node in nodes]
+        if require_all:
+            ignored = {
+                node.name for node, labels in zip(nodes, label_maps, strict=True) if not node_has_keys(labels, keys)
+            }
+            if ignored:
+                label_maps = [
+                    labels for node, labels in zip(nodes, label_maps, strict=True) if node.name not in ignored
+                ]
+        # Each constraint's domains among the scored nodes, in the order the nodes hold them.
+        registered: list[dict[str, int]] = [
+            {} if constraint.topology_key == HOSTNAME_LABEL else dict.fromkeys(_values_of(label_maps, constraint), 0)
+            for constraint in constraints
+        ]
 
         required = required_node_affinity(pod)
         affinity_trivial = not required.node_selector and required.required is None
@@ -421,6 +441,29 @@ class PodTopologySpread:
             matching = soft.count_on(node, s.namespace) if counts is None else counts.get(value, 0)
             total += matching * soft.weight + soft.bonus
         return _round_half_away(total), SUCCESS
+
+    def score_nodes(self, state: CycleState, nodes: Sequence[NodeInfo]) -> list[int] | None:
+        """Score on every node at once (None without the PreScore state): the same sums, added in
+        the same order, so the same rounded numbers, without a call per node."""
+        s: PreScoreState | None = state.get(PRE_SCORE_KEY)
+        if s is None:
+            return None
+        totals = [0.0] * len(nodes)
+        label_maps = [node.node.metadata.labels for node in nodes]
+        for soft in s.constraints:
+            key, weight, bonus, counts = soft.topology_key, soft.weight, soft.bonus, soft.counts
+            per_node = soft.counts_on(nodes, s.namespace) if counts is None else None
+            for position, labels in enumerate(label_maps):
+                value = labels.get(key)
+                if value is None:
+                    continue
+                matching = per_node[position] if per_node is not None else counts.get(value, 0)
+                totals[position] += matching * weight + bonus
+        ignored = s.ignored_nodes
+        return [
+            0 if ignored and node.name in ignored else _round_half_away(total)
+            for node, total in zip(nodes, totals, strict=True)
+        ]
 
     def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
         """Fewer matching pods score higher; ignored nodes get 0 and stay out of min and max."""

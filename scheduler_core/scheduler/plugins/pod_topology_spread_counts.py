@@ -98,11 +98,11 @@ class DomainCounts:
                 self._recount(index, nodes[index])
             self.generations = generations
 
-    def position(self, name: str) -> int | None:
-        """Where the node is in the snapshot's list this follows (None when it follows none)."""
+    def positions(self) -> dict[str, int]:
+        """Where each node is in the snapshot's list this follows (empty when it follows none)."""
         if self.journal is None:
-            return None
-        return self.journal[0].node_index().get(name)
+            return {}
+        return self.journal[0].node_index()
 
     def _domain(self, node: NodeInfo) -> str | None:
         labels = node.node.metadata.labels

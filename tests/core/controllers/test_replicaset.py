@@ -390,3 +390,15 @@ def test_a_finished_pod_leaves_the_claim_and_is_replaced():
     assert len(active) == 2 and finished[0] not in [p.name for p in active]
     assert [t for t, _ in events(sim, "SuccessfulCreate")] == [0.0, 0.0, 5.0]
     assert sim.cluster.get("ReplicaSet", "default/frontend").status.replicas == 2
+
+
+def test_a_template_label_added_under_a_replica_set_leaves_its_pods_not_fully_labeled():
+    def relabel_template(sim: Simulation) -> None:
+        rs = sim.cluster.get("ReplicaSet", "default/frontend")
+        template = replace(rs.spec.template, labels={"tier": "frontend", "track": "canary"})
+        sim.cluster.update(replace(rs, spec=replace(rs.spec, template=template)))
+
+    sim = at_five_seconds(NODE.format(name="worker1", cpu=4), replica_set(2), change=relabel_template)
+    status = sim.cluster.get("ReplicaSet", "default/frontend").status
+    assert (status.replicas, status.fully_labeled_replicas, status.ready_replicas) == (2, 0, 2)
+    assert len(events(sim, "SuccessfulCreate")) == 2  # the pods stay: the selector still selects them

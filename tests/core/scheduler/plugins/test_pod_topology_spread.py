@@ -571,6 +571,7 @@ def test_hostname_scores_kept_across_cycles_equal_a_fresh_count(ops: list[tuple[
         assert plugin.pre_score(state, incoming, nodes).is_success
         got = {info.name: plugin.score(state, incoming, info)[0] for info in nodes}
         assert got == fresh_hostname_scores(snapshot, incoming)
+        assert plugin.score_nodes(state, nodes) == list(got.values())  # the fast path's column
 
     apply_operations(snapshot, ops, relabel, lambda name, _number: node(name, **{HOSTNAME: name}), check)
 
