@@ -33,7 +33,7 @@ from scheduler_core.errors import ManifestError
 from scheduler_core.events import Event
 from scheduler_core.scheduler.config import parse_configuration
 from scheduler_core.scheduler.resources import pod_requests
-from scheduler_core.simulation import InstantEnd, Simulation
+from scheduler_core.simulation import Checkpoint, InstantEnd, Simulation
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +55,10 @@ RUN_LIMITS = (
 REPLICATED = ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController")
 DEFAULT_UNTIL_SECONDS = 3600.0  # a run stops after one simulated hour (CronJobs and HPAs never settle)
 BATCH_SIZE = 200
+# A long instant gives its frames every this many events, while it runs (Simulation.stream's
+# checkpoints): at 500 nodes the first 256 placements take about 0.2 s, the whole t=0 six seconds.
+# Runs and replays pause at the same events, so both walk the same frames.
+CHECKPOINT_EVENTS = 256
 FLUSH_SECONDS = 0.5
 # A frame's changes are kept under this many characters of JSON (a pod's change is about 400): an
 # instant that changes thousands of pods at once (5,000 pods turning Ready) is stored and sent as
@@ -298,7 +302,8 @@ def frames(simulation: Simulation) -> "RunFrames":
 
 class RunFrames(Iterator[dict[str, Any]]):
     """The frames of a run (see `frames`), an iterator that also tells what the engine did after the
-    frame it last gave (`unsent`): the stream yields an instant's items only once it has settled."""
+    frame it last gave (`unsent`): the stream yields an instant's items once it has settled, or at a
+    checkpoint inside a long one."""
 
     def __init__(self, simulation: Simulation, until: float = DEFAULT_UNTIL_SECONDS) -> None:
         self._simulation = simulation
@@ -319,26 +324,17 @@ class RunFrames(Iterator[dict[str, Any]]):
 
     def _generate(self, until: float) -> Iterator[dict[str, Any]]:
         tail, recorder = self._tail, self._recorder
-        for item in self._simulation.stream(until=until):
+        for item in self._simulation.stream(until=until, checkpoint_events=CHECKPOINT_EVENTS):
+            if isinstance(item, Checkpoint):
+                # A long instant, paused: its events so far have their frames now, not once it settles.
+                yield from self._event_frames()
+                continue
             if not isinstance(item, InstantEnd):
                 tail.append(item)
                 continue
             # The instant has settled: what is left unsent is this instant's and, when the instants
             # before it were at this same time, theirs after their last event.
-            del tail[: self._sent]
-            self._placed = {index - self._sent: frames for index, frames in self._placed.items()}
-            self._sent = 0
-            placed = recorder.evictions.placed(tail)
-            if not tail:
-                for frame in placed.pop(0, ()):
-                    recorder.resend(frame)
-            for index, extra in placed.items():
-                self._placed.setdefault(index, []).extend(extra)
-            for index in range(len(tail)):
-                entry = tail[index]
-                if isinstance(entry, Event):
-                    changes = self._take(index + 1)
-                    yield from bounded({"event": entry.as_dict(), "time": entry.time, "changes": changes})
+            yield from self._event_frames()
             if item.next_time != item.time:  # the clock moves on: what is left has a frame of its own
                 self._feed(len(tail))
                 if recorder.has_changes():
@@ -346,6 +342,25 @@ class RunFrames(Iterator[dict[str, Any]]):
         self._feed(len(tail))
         now = self._simulation.now
         yield from bounded({"event": None, "time": now, "changes": recorder.take(), "end": now})
+
+    def _event_frames(self) -> Iterator[dict[str, Any]]:
+        """A frame for each event the engine recorded since the last frame given, the store as the
+        engine paused (the end of an instant, or a checkpoint inside it)."""
+        tail, recorder = self._tail, self._recorder
+        del tail[: self._sent]
+        self._placed = {index - self._sent: frames for index, frames in self._placed.items()}
+        self._sent = 0
+        placed = recorder.evictions.placed(tail)
+        if not tail:
+            for frame in placed.pop(0, ()):
+                recorder.resend(frame)
+        for index, extra in placed.items():
+            self._placed.setdefault(index, []).extend(extra)
+        for index in range(len(tail)):
+            entry = tail[index]
+            if isinstance(entry, Event):
+                changes = self._take(index + 1)
+                yield from bounded({"event": entry.as_dict(), "time": entry.time, "changes": changes})
 
     def _feed(self, end: int) -> None:
         """Gives the recorder the tail's changes up to `end` (and the countdown frames placed there)."""

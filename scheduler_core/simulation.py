@@ -11,7 +11,9 @@ syncs, in a fixed order, until none has any left. Then the clock jumps to the ne
 change the store and record events synchronously, inside their syncs, so the stream cannot pause
 between two of them: the store's journal keeps an instant's changes and events in their order, and
 the stream yields them once the instant is settled (Cluster.before gives the store as it was at any
-of them).
+of them). A reader that cannot wait for a long instant (5,000 pods placed at t=0) asks for
+checkpoints: the stream then also pauses between two syncs once enough events have been recorded,
+yields what the engine did so far and a Checkpoint, and the store is as those items left it.
 
 The options bound a run (events, objects, steps per instant, CPU seconds): past a bound it stops
 with a SimulationLimitError. The CPU budget is the one use of a real clock, and it only aborts.
@@ -64,8 +66,18 @@ class InstantEnd:
     next_time: float | None
 
 
-# What Simulation.stream yields: a store change, an event, or the end of an instant.
-StreamItem = Change | Event | InstantEnd
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """In a stream asked for checkpoints, inside an instant that has not settled: the engine paused
+    between two controller syncs, the store as the items so far left it. The instant goes on."""
+
+    time: float
+
+
+# What Simulation.stream yields: a store change, an event, a pause inside an instant, or its end.
+StreamItem = Change | Event | Checkpoint | InstantEnd
+
+_CHECKPOINT = object()  # _instants' pause inside an instant
 
 
 class Simulation:
@@ -157,9 +169,13 @@ class Simulation:
 
     # ------------------------------------------------------------------ running
 
-    def _settle(self) -> None:
+    def _settle(self, checkpoint_events: int | None = None) -> Iterator[object]:
+        """Syncs the controllers until none has work left; with `checkpoint_events`, pauses (yields)
+        between two syncs whenever at least that many events were recorded since the last pause."""
         steps = 0
         busy = True
+        events = self.cluster.events
+        marked = len(events)
         while busy:
             busy = False
             for controller in self.controllers:
@@ -171,6 +187,11 @@ class Simulation:
                         raise SimulationLimitError(
                             f"the cluster does not settle at t={self._now:g}s (controllers keep changing it)"
                         )
+                    if checkpoint_events is not None and len(events) - marked >= checkpoint_events:
+                        marked = len(events)
+                        self._pause()
+                        yield _CHECKPOINT
+                        self._resume()
 
     def _apply_initial(self) -> None:
         from scheduler_core.actions import apply_document, schedule_action
@@ -198,22 +219,29 @@ class Simulation:
             emitted += len(events)
             yield Instant(self._now, events, next_time)
 
-    def stream(self, until: float | None = None) -> Iterator[StreamItem]:
+    def stream(self, until: float | None = None, checkpoint_events: int | None = None) -> Iterator[StreamItem]:
         """The run as it happened: every change to the store (the Cluster's Change) and every event,
         interleaved in the order the engine made them, and after each instant's last one an
         InstantEnd (at the start too, even if nothing happened). A change comes before the watchers
         hear of it, so whatever they do about it follows it: a pod's binding precedes its Scheduled
         event, and nothing of a later event comes before that event. Within an instant the items
         are yielded once it has settled: while a reader looks at them, the store is as the instant
-        left it (Cluster.before undoes the rest for a reader stopped in the middle)."""
+        left it (Cluster.before undoes the rest for a reader stopped in the middle).
+
+        With `checkpoint_events`, an instant's items also come out while it runs, followed by a
+        Checkpoint, each time the engine recorded that many more events (see _settle): the same
+        items in the same order, split where the engine paused."""
         journal: list[Change | Event] = []
         self.cluster.journal = journal
         try:
-            for next_time in self._instants(until):
+            for pause in self._instants(until, checkpoint_events):
                 items, journal = journal, []
                 self.cluster.journal = journal
                 yield from items
-                yield InstantEnd(self._now, next_time)
+                if pause is _CHECKPOINT:
+                    yield Checkpoint(self._now)
+                else:
+                    yield InstantEnd(self._now, pause)
         finally:
             self.cluster.journal = None
 
@@ -233,15 +261,16 @@ class Simulation:
                 later.append(item)
         return None
 
-    def _instants(self, until: float | None) -> Iterator[float | None]:
+    def _instants(self, until: float | None, checkpoint_events: int | None = None) -> Iterator[Any]:
         """Runs the simulation, pausing at each settled instant: yields when the run goes on (the
-        next timer's time, None if it stops there). The engine's CPU time stops while it waits."""
+        next timer's time, None if it stops there), and _CHECKPOINT at a pause inside an instant
+        (with `checkpoint_events`). The engine's CPU time stops while it waits."""
         if self._started:
             raise RuntimeError("a Simulation runs once")
         self._started = True
         self._resume()
         self._apply_initial()
-        self._settle()
+        yield from self._settle(checkpoint_events)
         while True:
             next_time = self._next_time(until)
             self._pause()  # what the caller does with the instant is not the engine's time
@@ -259,7 +288,7 @@ class Simulation:
             self._now = timer.time
             self._check_cpu()
             timer.callback()
-            self._settle()
+            yield from self._settle(checkpoint_events)
         self._pause()
 
     def _next_time(self, until: float | None) -> float | None:

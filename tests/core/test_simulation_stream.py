@@ -11,7 +11,7 @@ from scheduler_core.api.manifests import load_manifests
 from scheduler_core.cluster import Change, ChangeType, SimulationLimitError
 from scheduler_core.controllers.base import SimulationOptions
 from scheduler_core.events import Event
-from scheduler_core.simulation import InstantEnd, Simulation, StreamItem
+from scheduler_core.simulation import Checkpoint, InstantEnd, Simulation, StreamItem
 from scheduler_core.state import cluster_state
 from tests.manifests import deployment_yaml
 
@@ -153,3 +153,41 @@ def test_the_cluster_at_an_instants_last_event_is_the_state_after_its_changes_up
     until_one.run_to_end(until=1.0)
     assert until_one.cluster.get("Pod", "default/web").status.phase == "Running"
     assert cluster_state(at_started, 1.0)["nodes"] == cluster_state(until_one.cluster, 1.0)["nodes"]
+
+
+# ---------------------------------------------------------------------------- checkpoints
+
+
+def test_checkpoints_split_a_long_instant_without_changing_its_items():
+    plain = stream(MANY_AT_ZERO)
+    simulation = Simulation(load_manifests(MANY_AT_ZERO), seed=0)
+    paused = list(simulation.stream(checkpoint_events=3))
+    checkpoints = [item for item in paused if isinstance(item, Checkpoint)]
+    assert len(checkpoints) >= 4  # 12 Scheduled events and the scale-ups, three at a time
+    assert [item for item in paused if not isinstance(item, Checkpoint)] == plain
+    first = paused.index(checkpoints[0])
+    later_end = next(index for index, item in enumerate(paused) if isinstance(item, InstantEnd))
+    assert first < later_end and checkpoints[0].time == 0.0  # inside t=0, before it settles
+
+
+def test_at_a_checkpoint_the_store_is_as_the_items_so_far_left_it():
+    simulation = Simulation(load_manifests(MANY_AT_ZERO), seed=0)
+    bound: set[str] = set()
+    pauses = 0
+    for item in simulation.stream(checkpoint_events=2):
+        if isinstance(item, Change) and item.kind == "Pod" and item.new is not None and item.new.spec.node_name:
+            bound.add(item.key)
+        elif isinstance(item, Checkpoint):
+            pauses += 1
+            on_nodes = {pod.key for pod in simulation.cluster.objects("Pod") if pod.spec.node_name}
+            assert on_nodes == bound
+    assert pauses and len(bound) == 12
+
+
+def test_a_readers_time_at_a_checkpoint_is_not_the_engines_cpu_time():
+    simulation = Simulation(load_manifests(MANY_AT_ZERO), seed=0)
+    for item in simulation.stream(checkpoint_events=1):
+        if isinstance(item, Checkpoint):
+            before = simulation.cpu_seconds
+            sum(range(200_000))  # the reader's own work while the engine waits
+            assert simulation.cpu_seconds == before

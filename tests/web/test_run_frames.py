@@ -266,3 +266,45 @@ def test_the_event_cap_grows_with_the_pods_a_scenario_declares():
     assert cap(3) == runs.MIN_RUN_EVENTS  # small scenarios keep the floor
     assert cap(50_000, nodes=5) == runs.EVENTS_PER_POD * 50_005  # a rollout of 50,000 pods fits
     assert cap(10_000_000) == runs.MAX_RUN_EVENTS
+
+
+# ---------------------------------------------------------------------------- long instants
+
+
+@pytest.fixture
+def small_checkpoints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checkpoints every 3 events, so that the gallery's small instants pause inside too."""
+    monkeypatch.setattr(runs, "CHECKPOINT_EVENTS", 3)
+
+
+@pytest.mark.usefixtures("small_checkpoints")
+def test_a_long_instant_gives_its_first_frames_before_it_settles():
+    document = snapshot(gallery_run(SPREAD).scenario).cluster_document
+    simulation = Simulation(load_manifests(document), seed=0)
+    framed = runs.frames(simulation)
+    first = next(framed)
+    assert first["time"] == 0.0 and first["event"] is not None
+    at_first = len(simulation.cluster.events)
+    rest = list(framed)
+    assert at_first < len(simulation.cluster.events)  # the engine paused there; t=0 went on after
+    assert sum(1 for frame in [first, *rest] if frame["event"]) == len(simulation.cluster.events)
+
+
+@pytest.mark.usefixtures("small_checkpoints")
+def test_checkpoints_do_not_change_the_frames_of_a_run_without_evictions(monkeypatch: pytest.MonkeyPatch):
+    run = gallery_run(SPREAD)
+    monkeypatch.setattr(runs, "CHECKPOINT_EVENTS", 1_000_000)
+    unpaused = list(runs.frames(Simulation(load_manifests(run.version.cluster_document), seed=0)))
+    assert json.loads(json.dumps(unpaused)) == stored_frames(run)
+
+
+@pytest.mark.usefixtures("small_checkpoints")
+@pytest.mark.parametrize("name", [SPREAD, "090-noexecute-taint", "080-drain-with-pdb"])
+def test_a_replay_stopped_at_a_checkpoint_is_the_cluster_the_frames_build(name):
+    run = gallery_run(name)
+    board = Board()
+    for seq, frame in enumerate(stored_frames(run), start=1):
+        board.apply(frame)
+        replayed = replay(run, seq)
+        assert state_of(replayed.cluster) == board.state(), f"frame {seq}: {frame['event']}"
+        assert replayed.time == frame["time"]
