@@ -2,6 +2,7 @@
 export. Kubernetes rules (what a valid label or taint is, what parses) come from the engine."""
 
 import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,11 +163,11 @@ def snapshot(scenario: Scenario, *, bounded: bool = False) -> ScenarioVersion:
     """The immutable version for the scenario's current content (the same content, the same
     permalink), looked up among this scenario's own versions only. With `bounded` (an edit), a new
     version must fit in the scenario's history (check_history_room)."""
-    # Every change of content moves the version counter first (bump, in the edit's transaction),
-    # so a version saved at the current number holds the current content: a page view finds it
-    # without exporting the board again (YAML for 500 nodes, most of the view's time).
+    # Edits move the version counter, so the version saved at the current number is most likely
+    # the current content: compared field by field (cheap), it spares a page view the export of
+    # the board (YAML for 500 nodes, most of the view's time). Anything else takes the export.
     current = ScenarioVersion.objects.filter(scenario=scenario, number=scenario.version).order_by("-pk").first()
-    if current is not None:
+    if current is not None and _holds_current_content(current, scenario):
         return current
     document = export_document(scenario)
     permalink = permalink_for(scenario.slug, document, scenario.title)
@@ -195,6 +196,19 @@ def snapshot(scenario: Scenario, *, bounded: bool = False) -> ScenarioVersion:
         if existing is None:
             raise
         return existing
+
+
+def _holds_current_content(version: ScenarioVersion, scenario: Scenario) -> bool:
+    """The version's title, nodes (in order, labels in order), workload and configuration are the
+    scenario's: its document is what export_document would write."""
+    if (version.title, version.workload_yaml, version.scheduler_config_yaml) != (
+        scenario.title,
+        scenario.workload_yaml,
+        scenario.scheduler_config_yaml,
+    ):
+        return False
+    nodes = [node_fields(node) for node in scenario.nodes.all()]
+    return json.dumps(version.nodes) == json.dumps(nodes)  # order-sensitive, as the YAML is
 
 
 @transaction.atomic

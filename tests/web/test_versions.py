@@ -14,6 +14,8 @@ from playground.scenarios import create_scenario, export_document, snapshot
 
 pytestmark = pytest.mark.django_db
 
+POD_YAML = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: c, image: nginx}]\n"
+
 HTMX = {"HX-Request": "true"}
 SHARED = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {containers: [{name: c, image: nginx}]}\n"
 PRIVATE_TITLE = "Bob PRIVATE: acme prod migration"
@@ -139,3 +141,43 @@ def test_an_old_version_shared_by_two_scenarios_leaks_neither(client):
     assert first.slug not in text and PRIVATE_TITLE not in text and "Shared blank" in text
     assert snapshot(second) != old and snapshot(second).scenario == second
     assert share_panel_permalink(Client(), second) != old_permalink
+
+
+def test_the_current_version_is_found_without_exporting_the_board(monkeypatch: pytest.MonkeyPatch):
+    scenario, _ = create_scenario("Found", workload_yaml=POD_YAML)
+    saved = snapshot(scenario)
+
+    def no_export(_scenario: Scenario) -> str:
+        raise AssertionError("the board was exported again")
+
+    monkeypatch.setattr("playground.scenarios.export_document", no_export)
+    assert snapshot(Scenario.objects.get(pk=scenario.pk)) == saved
+
+
+@pytest.mark.parametrize("change", ["workload", "node label", "label order", "title"])
+def test_content_changed_without_a_new_version_number_is_still_a_new_version(change: str):
+    scenario, _ = create_scenario("Changed", workload_yaml=POD_YAML)
+    saved = snapshot(scenario)
+    node = scenario.nodes.first()
+    if change == "workload":
+        scenario.workload_yaml += "# edited\n"
+        scenario.save()
+    elif change == "node label":
+        node.labels = {**node.labels, "disk": "ssd"}
+        node.save()
+    elif change == "label order":
+        node.labels = {"b": "2", "a": "1"}
+        node.save()
+        saved = snapshot(Scenario.objects.get(pk=scenario.pk))
+        node.labels = {"a": "1", "b": "2"}  # the same labels, written in another order: another YAML
+        node.save()
+    else:
+        scenario.title = "Renamed"
+        scenario.save()
+    fresh = Scenario.objects.get(pk=scenario.pk)
+    again = snapshot(fresh)
+    assert again.document == export_document(fresh)
+    if change == "label order":  # PostgreSQL's jsonb keeps labels in its own order: the same YAML there
+        assert (again == saved) == (saved.document == again.document)
+    else:
+        assert again != saved
