@@ -257,7 +257,7 @@ class Simulation:
                     later = []
             elif isinstance(item, InstantEnd):
                 return self.cluster.before(later)
-            else:
+            elif not isinstance(item, Checkpoint):
                 later.append(item)
         return None
 

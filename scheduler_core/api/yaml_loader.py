@@ -52,7 +52,7 @@ def _unreadable(node: Any) -> ManifestError:
     return ManifestError("", "", f"invalid YAML: the {tag} value{shown} cannot be read", node.start_mark.line + 1)
 
 
-class _MarkedConstruction:
+class _MarkedConstruction(yaml.constructor.SafeConstructor):
     """The constructors of both loaders: marked mappings and sequences, readable errors."""
 
     # PyYAML's safe constructors fail with plain Python errors on some explicitly tagged values
@@ -107,7 +107,7 @@ class _MarkedLoader(_MarkedConstruction, yaml.SafeLoader):
         if self.nodes_seen > MAX_YAML_NODES:
             event = self.peek_event()  # type: ignore[no-untyped-call]
             raise ManifestError("", "", f"too many YAML nodes (more than {MAX_YAML_NODES})", event.start_mark.line + 1)
-        return super().compose_node(parent, index)  # type: ignore[misc]
+        return super().compose_node(parent, index)
 
 
 _FAST_BASE: Any = getattr(yaml, "CSafeLoader", None)
@@ -119,7 +119,7 @@ class _FastCheckFailed(Exception):
 
 if _FAST_BASE is not None:
 
-    class _FastMarkedLoader(_MarkedConstruction, _FAST_BASE):  # type: ignore[misc,valid-type]
+    class _FastMarkedLoader(_MarkedConstruction, _FAST_BASE):  # type: ignore[misc]
         """libyaml composes (in C, so compose_node cannot be overridden): each document's node
         tree is walked before it is constructed instead, for aliases and the node bound."""
 
@@ -144,11 +144,11 @@ if _FAST_BASE is not None:
                     stack.extend(node.value)
 
     for _loader in (_MarkedLoader, _FastMarkedLoader):
-        _loader.add_constructor("tag:yaml.org,2002:map", _loader.construct_mapping)
-        _loader.add_constructor("tag:yaml.org,2002:seq", _loader.construct_sequence)
+        _loader.add_constructor("tag:yaml.org,2002:map", _loader.construct_mapping)  # type: ignore[type-var]
+        _loader.add_constructor("tag:yaml.org,2002:seq", _loader.construct_sequence)  # type: ignore[type-var]
 else:  # pragma: no cover - PyYAML built without libyaml
-    _MarkedLoader.add_constructor("tag:yaml.org,2002:map", _MarkedLoader.construct_mapping)
-    _MarkedLoader.add_constructor("tag:yaml.org,2002:seq", _MarkedLoader.construct_sequence)
+    _MarkedLoader.add_constructor("tag:yaml.org,2002:map", _MarkedLoader.construct_mapping)  # type: ignore[type-var]
+    _MarkedLoader.add_constructor("tag:yaml.org,2002:seq", _MarkedLoader.construct_sequence)  # type: ignore[type-var]
 
 
 def load_documents(text: str, source: str = "input") -> list[YamlDocument]:
@@ -164,7 +164,7 @@ def load_documents(text: str, source: str = "input") -> list[YamlDocument]:
 
 
 def _fast_documents(text: str) -> Iterator[YamlDocument]:
-    loader = _FastMarkedLoader(text)
+    loader = _FastMarkedLoader(text)  # type: ignore[call-arg]  # libyaml's loader takes the stream
     loader.nodes_seen = 0
     index = 0
     try:

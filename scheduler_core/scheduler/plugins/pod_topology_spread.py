@@ -452,13 +452,16 @@ class PodTopologySpread:
         label_maps = [node.node.metadata.labels for node in nodes]
         for soft in s.constraints:
             key, weight, bonus, counts = soft.topology_key, soft.weight, soft.bonus, soft.counts
-            per_node = soft.counts_on(nodes, s.namespace) if counts is None else None
+            if counts is None:  # kubernetes.io/hostname: each node's own pods
+                per_node = soft.counts_on(nodes, s.namespace)
+                for position, labels in enumerate(label_maps):
+                    if key in labels:
+                        totals[position] += per_node[position] * weight + bonus
+                continue
             for position, labels in enumerate(label_maps):
                 value = labels.get(key)
-                if value is None:
-                    continue
-                matching = per_node[position] if per_node is not None else counts.get(value, 0)
-                totals[position] += matching * weight + bonus
+                if value is not None:
+                    totals[position] += counts.get(value, 0) * weight + bonus
         ignored = s.ignored_nodes
         return [
             0 if ignored and node.name in ignored else _round_half_away(total)
