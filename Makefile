@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint services chromium clean scale-out lighthouse bench-playback reset-data prune-runs
+.PHONY: run test lint services chromium clean scale-out lighthouse bench-playback bench-scale reset-data prune-runs
 
 run: $(VENV)/.installed-runtime  ## install, migrate, load the gallery, serve at http://127.0.0.1:8000
 	export SECRET_KEY="$$(scripts/secret-key $(PY))" && \
@@ -48,6 +48,10 @@ lighthouse: $(VENV)/.installed-runtime node_modules/.installed chromium  ## Ligh
 # Options after ARGS=, e.g. ARGS="--runs 1 --profile var/bench-playback" (scripts/bench-playback --help).
 bench-playback: $(VENV)/.installed-dev chromium  ## frame gaps and long tasks of a 500-node, 2,000-pod run played at 20x and 5x in Chromium
 	$(PY) scripts/bench-playback $(ARGS)
+
+# Options after ARGS=, e.g. ARGS="--sizes 5000/50000 --timeout 1800" (scripts/bench-scale --help).
+bench-scale: $(VENV)/.installed-dev chromium  ## first frame, explain, cordon, page size and load at 10/100, 100/1,000, 500/5,000
+	$(PY) scripts/bench-scale $(ARGS)
 
 reset-data:  ## delete the local SQLite database (scenarios, runs); the next `make run` starts afresh with the gallery
 	@if [ -n "$$DATABASE_URL" ]; then echo "DATABASE_URL is set: reset that database yourself" >&2; exit 1; fi
