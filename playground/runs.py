@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections, transaction
 from django.utils import timezone
 
+from playground import run_states
 from playground.broadcast import send_run_batch, send_run_status
 from playground.disruption_frames import BUDGET_KIND, EvictionCountdowns, budget_frame
 from playground.models import Run, RunEvent, Scenario
@@ -259,7 +260,8 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
         batch: list[RunEvent] = []
         flushed_at = time.monotonic()
         seq = 0
-        for payload in frames(simulation):
+        run_frames = RunFrames(simulation, keep=run_states.MAX_ITEMS)
+        for payload in run_frames:
             seq += 1
             heartbeat.beat()
             if seq < stored_seq:
@@ -274,6 +276,7 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
                 heartbeat.now()
                 flushed_at = time.monotonic()
         _flush(run, slug, batch, publish)
+        _keep_finished(run, simulation, run_frames)
     except (ManifestError, SimulationLimitError, ReplayDiverged) as error:
         _fail(run, slug, str(error))
     except Exception as error:  # an engine bug: the run says so; the server keeps serving
@@ -286,6 +289,19 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
         prune_scenario_runs(run.scenario_id)  # the run has ended: older ones may go (retention.py)
     except DatabaseError:  # the run's own outcome is stored; the next run's end prunes again
         logger.warning("could not prune the runs of scenario %s", run.scenario_id, exc_info=True)
+
+
+def _keep_finished(run: Run, simulation: Simulation, run_frames: "RunFrames") -> None:
+    """A run simulated to its end here leaves its store for explanations (playground/run_states.py)."""
+    if run_frames.finished and run_frames.journal is not None:
+        kept = run_states.FinishedRun(
+            simulation.cluster, simulation.configuration, run_frames.journal, run_frames.boundaries, run_frames.times
+        )
+        run_states.remember(_state_key(run), kept)
+
+
+def _state_key(run: Run) -> run_states.RunKey:
+    return (run.pk, run.version_id, run.seed)
 
 
 def frames(simulation: Simulation) -> "RunFrames":
@@ -305,16 +321,32 @@ class RunFrames(Iterator[dict[str, Any]]):
     frame it last gave (`unsent`): the stream yields an instant's items once it has settled, or at a
     checkpoint inside a long one."""
 
-    def __init__(self, simulation: Simulation, until: float = DEFAULT_UNTIL_SECONDS) -> None:
+    def __init__(self, simulation: Simulation, until: float = DEFAULT_UNTIL_SECONDS, *, keep: int = 0) -> None:
         self._simulation = simulation
         self._recorder = ChangeRecorder(simulation)
         self._tail: list[Change | Event] = []  # from the stream; before _sent they are in frames given
         self._sent = 0
         self._placed: dict[int, list[dict[str, Any]]] = {}  # countdown frames by the tail index they go with
         self._frames = self._generate(until)
+        # With `keep` (at most that many), every item of the stream, and for each frame given how
+        # many of them it covers and its time: the store at any frame is the end's without the rest.
+        self._keep = keep
+        self.journal: list[Change | Event] | None = [] if keep else None
+        self.boundaries: list[int] = []
+        self.times: list[float] = []
+        self._seen = 0  # stream items taken so far
+        self.finished = False
 
     def __next__(self) -> dict[str, Any]:
-        return next(self._frames)
+        try:
+            frame = next(self._frames)
+        except StopIteration:
+            self.finished = True
+            raise
+        if self.journal is not None:
+            self.boundaries.append(self._seen - len(self._tail) + self._sent)
+            self.times.append(frame["time"])
+        return frame
 
     @property
     def unsent(self) -> list[Change | Event]:
@@ -331,6 +363,11 @@ class RunFrames(Iterator[dict[str, Any]]):
                 continue
             if not isinstance(item, InstantEnd):
                 tail.append(item)
+                self._seen += 1
+                if self.journal is not None:
+                    self.journal.append(item)
+                    if len(self.journal) > self._keep:  # too long a run to keep: replays serve it
+                        self.journal = None
                 continue
             # The instant has settled: what is left unsent is this instant's and, when the instants
             # before it were at this same time, theirs after their last event.
@@ -492,6 +529,10 @@ def explain_at(run: Run, pod_key: str, seq: int) -> Any:
     (pods bound later in the same instant are not in it)."""
     from scheduler_core.explain import explain_in_cluster
 
+    kept = run_states.finished_run(_state_key(run))
+    if kept is not None:  # no replay: the end's store with what came after the frame undone
+        cluster, _time = kept.cluster_at(seq)
+        return explain_in_cluster(cluster, pod_key, kept.configuration, seed=run.seed)
     replayed = replay(run, seq)
     return explain_in_cluster(replayed.cluster, pod_key, replayed.simulation.configuration, seed=run.seed)
 
@@ -519,10 +560,12 @@ def replay(run: Run, seq: int) -> Replay:
     time = 0.0
     later: list[Change | Event] = []
     if seq > 0:
-        run_frames = frames(simulation)
+        run_frames = RunFrames(simulation, keep=run_states.MAX_ITEMS)
         for index, frame in enumerate(run_frames, start=1):
             time = frame["time"]
             if index >= seq:
                 later = run_frames.unsent
                 break
+        else:  # the replay went to the run's end: later explanations need none
+            _keep_finished(run, simulation, run_frames)
     return Replay(simulation.cluster.before(later), time, simulation)

@@ -3,12 +3,13 @@ to frame N is exactly the cluster those frames build, and the explanation at eve
 what had happened by then."""
 
 import json
+import random
 import re
 from typing import Any
 
 import pytest
 
-from playground import runs
+from playground import run_states, runs
 from playground.management.commands.load_gallery import GALLERY_DIR, split_gallery_file
 from playground.models import Run
 from playground.runs import execute, replay
@@ -308,3 +309,74 @@ def test_a_replay_stopped_at_a_checkpoint_is_the_cluster_the_frames_build(name):
         replayed = replay(run, seq)
         assert state_of(replayed.cluster) == board.state(), f"frame {seq}: {frame['event']}"
         assert replayed.time == frame["time"]
+
+
+# ---------------------------------------------------------------------------- kept runs
+
+
+@pytest.fixture
+def nothing_kept():
+    run_states.clear()
+    yield
+    run_states.clear()
+
+
+@pytest.mark.usefixtures("nothing_kept")
+@pytest.mark.parametrize("name", [SPREAD, "090-noexecute-taint", "080-drain-with-pdb", "190-preemption"])
+def test_a_kept_run_gives_the_replays_store_at_every_frame(name):
+    run = gallery_run(name)  # executed here: its end is kept
+    kept = run_states.finished_run(runs._state_key(run))
+    assert kept is not None
+    frames = stored_frames(run)
+    assert len(kept.boundaries) == len(frames)
+    for seq in range(0, len(frames) + 1):
+        replayed = replay(run, seq)
+        cluster, time = kept.cluster_at(seq)
+        assert state_of(cluster) == state_of(replayed.cluster), f"frame {seq}"
+        assert [e.as_dict() for e in cluster.events] == [e.as_dict() for e in replayed.cluster.events]
+        assert time == replayed.time
+
+
+@pytest.mark.usefixtures("nothing_kept", "small_checkpoints")
+def test_a_kept_run_paused_at_checkpoints_gives_the_same_stores():
+    run = gallery_run(SPREAD)
+    kept = run_states.finished_run(runs._state_key(run))
+    for seq in range(1, len(stored_frames(run)) + 1):
+        assert state_of(kept.cluster_at(seq)[0]) == state_of(replay(run, seq).cluster), f"frame {seq}"
+
+
+@pytest.mark.usefixtures("nothing_kept")
+def test_an_explanation_of_a_kept_run_replays_nothing(monkeypatch: pytest.MonkeyPatch):
+    run = gallery_run(SPREAD)
+    seq, _node, _later = first_scheduled(stored_frames(run))
+    pod = SCHEDULED.search(stored_frames(run)[seq - 1]["event"]["message"]).group(1)
+    expected = verdicts(runs.explain_at(run, pod, seq))
+
+    def no_replay(*_args: object) -> None:
+        raise AssertionError("the run was replayed")
+
+    monkeypatch.setattr(runs, "replay", no_replay)
+    assert verdicts(runs.explain_at(run, pod, seq)) == expected
+
+
+@pytest.mark.usefixtures("nothing_kept")
+def test_a_replay_to_the_end_keeps_the_run_and_a_shorter_one_does_not():
+    run = gallery_run(SPREAD)
+    run_states.clear()  # as in another process than the one that executed it
+    replay(run, 3)
+    assert run_states.finished_run(runs._state_key(run)) is None
+    replay(run, len(stored_frames(run)) + 1)
+    assert run_states.finished_run(runs._state_key(run)) is not None
+
+
+def test_kept_runs_are_bounded_by_count_and_by_journal_length(monkeypatch: pytest.MonkeyPatch):
+    run_states.clear()
+    monkeypatch.setattr(run_states, "MAX_ITEMS", 10)
+    cluster = Cluster(lambda: 0.0, random.Random(0))
+    for index in range(run_states.MAX_RUNS + 2):
+        run_states.remember((index, 1, 0), run_states.FinishedRun(cluster, None, [], [], []))
+    assert run_states.finished_run((0, 1, 0)) is None and run_states.finished_run((index, 1, 0)) is not None
+    too_long = run_states.FinishedRun(cluster, None, [None] * 11, [], [])  # type: ignore[list-item]
+    run_states.remember((99, 1, 0), too_long)
+    assert run_states.finished_run((99, 1, 0)) is None
+    run_states.clear()

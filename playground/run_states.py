@@ -1,0 +1,68 @@
+"""The store of a run at any of its frames, without replaying it: for explanations (issue #14:
+explain replayed the run from its start on every click, 27 s at the last event of 500 / 5,000).
+
+A run simulated to its end in this process (its execution, or a replay that went to the end)
+leaves its final store and the journal of every change and event, with how many of them each frame
+covers. The store right after frame N is then the final store with the rest of the journal undone
+(Cluster.before): a copy of the objects and one pass over what came after, instead of the
+simulation of everything before. Kept for a few runs, least recently used first out, bounded by
+their journals' length; a run not kept here is replayed as before (runs.replay), for instance on a
+scale-out set-up where a worker process executed it.
+"""
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from scheduler_core.cluster import Change, Cluster
+from scheduler_core.events import Event
+from scheduler_core.scheduler.config import SchedulerConfiguration
+
+MAX_RUNS = 4
+MAX_ITEMS = 1_500_000  # changes and events over all kept runs (500 / 5,000: about 60,000)
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedRun:
+    final: Cluster  # the store at the run's end: nobody changes it any more
+    configuration: SchedulerConfiguration | None
+    journal: list[Change | Event]
+    boundaries: list[int]  # frame N (1-based) covers journal[: boundaries[N - 1]]
+    times: list[float]  # frame N's simulated time
+
+    def cluster_at(self, seq: int) -> tuple[Cluster, float]:
+        """The store right after frame `seq` (0: before anything happened), and its time."""
+        if seq <= 0:
+            return self.final.before(self.journal), 0.0
+        index = min(seq, len(self.boundaries)) - 1
+        return self.final.before(self.journal[self.boundaries[index] :]), self.times[index]
+
+
+_lock = threading.Lock()
+# By run id, version and seed: what the frames are a function of (a database reset reuses ids).
+RunKey = tuple[int, int, int]
+_kept: "OrderedDict[RunKey, FinishedRun]" = OrderedDict()
+
+
+def remember(run_id: RunKey, finished: FinishedRun) -> None:
+    """Keeps the run (unless its journal alone is over the bound), dropping the least recently used."""
+    if len(finished.journal) > MAX_ITEMS:
+        return
+    with _lock:
+        _kept[run_id] = finished
+        _kept.move_to_end(run_id)
+        while len(_kept) > MAX_RUNS or sum(len(run.journal) for run in _kept.values()) > MAX_ITEMS:
+            _kept.popitem(last=False)
+
+
+def finished_run(run_id: RunKey) -> FinishedRun | None:
+    with _lock:
+        found = _kept.get(run_id)
+        if found is not None:
+            _kept.move_to_end(run_id)
+        return found
+
+
+def clear() -> None:
+    with _lock:
+        _kept.clear()
