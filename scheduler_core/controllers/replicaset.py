@@ -15,6 +15,7 @@ cascade), as `kubectl delete` leaves it to the garbage collector to do.
 Pods are indexed by their owner's uid from the watch, so a sync touches only its own pods.
 """
 
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -304,17 +305,23 @@ class ReplicaSetController:
 
     def sync(self) -> bool:
         busy = False
-        if self._collect:
+        for _ in self.sync_steps():
             busy = True
+        return busy
+
+    def sync_steps(self) -> Iterator[None]:
+        """sync's work, yielding after each piece (the garbage collection, each ReplicaSet): a
+        simulation asked for checkpoints may pause there, a store between two syncs of keys."""
+        if self._collect:
             collect, self._collect = self._collect, []
             for pod_key, owner in collect:
                 pod: Pod | None = self.ctx.cluster.get("Pod", pod_key)
                 if pod is not None and controller_uid(pod, "ReplicaSet") == owner:
                     delete_pod(self.ctx, pod)
+            yield
         for key in self.dirty.take():
-            busy = True
             self._sync_replica_set(key)
-        return busy
+            yield
 
     def _sync_replica_set(self, key: str) -> None:
         rs: ReplicaSet | None = self.ctx.cluster.get("ReplicaSet", key)

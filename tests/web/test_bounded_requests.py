@@ -255,7 +255,9 @@ def test_an_affinity_of_twice_ten_thousand_values_on_500_nodes_is_bounded(
         assert STOPPED not in page
         assert page.count('class="sq phase-') == 200  # the board's tiles, a square a pod
     else:  # 1,000 pods take 4 to 7 s here: the preview is placed or says it stopped at its budget
-        placed = page.count('class="sq phase-') == 1_000
-        assert placed or STOPPED + "the run used more than 5 s of CPU time (the preview&#x27;s limit)" in page
+        squares = page.count('class="sq phase-')
+        notices = re.findall(r'<p class="[^"]*flash[^>]*>[^<]*', page)
+        stopped = STOPPED + "the run used more than 5 s of CPU time (the preview&#x27;s limit)" in page
+        assert squares == 1_000 or stopped, f"{squares} pods placed; notices: {notices}"
     assert not watch.failures
     assert max(watch.health) < HEALTHZ_SECONDS
