@@ -126,6 +126,12 @@ def preview(document: str, wait: float = WAIT_SECONDS) -> Preview:
     return Preview(ready=False)
 
 
+def cached(document: str) -> Preview | None:
+    """The document's preview if it is already computed (nothing is started)."""
+    with _lock:
+        return _cache.get(hashlib.sha256(document.encode()).hexdigest())
+
+
 def _start_workers() -> None:
     """Called with the lock held: the pool starts with the first preview (and replaces a dead worker)."""
     _workers[:] = [thread for thread in _workers if thread.is_alive()]

@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from playground.broadcast import notify_scenario_changed
-from playground.models import Scenario
-from playground.preview import preview
+from playground.models import Scenario, ScenarioVersion
+from playground.preview import WAIT_SECONDS, Preview, cached, preview
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
     DEFAULT_CAPACITY,
@@ -80,7 +80,7 @@ def board_context(request: HttpRequest, scenario: Scenario, message: str = "", e
     nodes = list(scenario.nodes.all())
     version = snapshot(scenario)  # content-addressed: the same content is the same version
     # Computed off the request, single-flight; not ready yet, the board shows "Placing pods…".
-    placement = preview(version.cluster_document)
+    placement, updating = _placement(scenario, version)
     asked = request.GET.get("view") or request.POST.get("view") or ""
     view = asked if asked in VIEWS else "auto"
     density = view if view != "auto" else auto_density(len(nodes))
@@ -108,10 +108,34 @@ def board_context(request: HttpRequest, scenario: Scenario, message: str = "", e
         "node_count": len(nodes),
         "topology_keys": keys,
         "placement": placement,
+        "updating": updating,
         "message": message,
         "error": error,
         "retitled": request.method == "POST" and "title" in request.POST and not error,
     }
+
+
+QUICK_WAIT_SECONDS = 0.1  # what an edit waits for its preview when the one before it is there
+
+
+def _placement(scenario: Scenario, version: ScenarioVersion) -> tuple[Preview, bool]:
+    """The version's preview, or, while it is computed, the one of the version before it (an edit
+    to 500 nodes re-simulates for seconds): (the preview shown, whether it is the earlier one)."""
+    document = version.cluster_document
+    placement = preview(document, wait=QUICK_WAIT_SECONDS)
+    if placement.ready:
+        return placement, False
+    earlier = (
+        ScenarioVersion.objects.filter(scenario=scenario)
+        .exclude(pk=version.pk)
+        .order_by("-pk")
+        .only("document", "scheduler_config_yaml")
+        .first()
+    )
+    shown = cached(earlier.cluster_document) if earlier is not None else None
+    if shown is not None and shown.ready and not shown.error and not shown.stopped:
+        return shown, True
+    return preview(document, wait=WAIT_SECONDS - QUICK_WAIT_SECONDS), False
 
 
 # How the board draws nodes: rich cards, compact tiles (name, thin bars, pods as squares), dots

@@ -116,3 +116,48 @@ def test_past_a_full_queue_a_board_is_told_to_ask_again_and_nothing_more_is_queu
             assert finished(document).stopped  # what was taken is computed
     for document in refused:
         assert finished(document).stopped  # and a refused one is taken when asked again
+
+
+# ---------------------------------------------------------------------------- while an edit's preview computes
+
+
+@pytest.mark.django_db
+def test_an_edit_shows_the_placement_before_it_marked_updating_until_its_own_is_there(
+    client, monkeypatch: pytest.MonkeyPatch
+):
+    from django.urls import reverse
+
+    from playground.scenarios import create_scenario, snapshot
+
+    scenario, secret = create_scenario("Updating", workload_yaml=cluster(3).split("---\n", 1)[1])
+    client.get(reverse("claim-edit-link", args=[scenario.slug, secret]))
+    before = finished(snapshot(scenario).cluster_document)
+    assert before.ready and sum(usage.pods for usage in before.usage.values()) == 3
+
+    release = threading.Event()
+    real_compute = preview._compute
+
+    def slow_compute(document: str) -> preview.Preview:
+        release.wait(30)  # the edit's preview takes its time
+        return real_compute(document)
+
+    monkeypatch.setattr(preview, "_compute", slow_compute)
+    node = scenario.nodes.first()
+    started = time.monotonic()
+    response = client.post(
+        reverse("node-action", args=[scenario.slug, node.pk, "cordon"]),
+        {"version": scenario.version},
+        headers={"HX-Request": "true"},
+    )
+    answered = time.monotonic() - started
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "data-updating" in page and "Updating the pods’ placement for this change" in page
+    assert page.count('class="pod ') == 3  # the pods as they were placed before the cordon
+    assert answered < preview.WAIT_SECONDS  # it did not wait out the new preview
+    release.set()
+    deadline = time.monotonic() + 30
+    while "data-updating" in (page := client.get(reverse("board", args=[scenario.slug])).content.decode()):
+        assert time.monotonic() < deadline, "the edit's own preview never came"
+        time.sleep(0.2)
+    assert 'data-testid="placing-pods"' not in page
