@@ -39,8 +39,9 @@ class FinishedRun:
 
 
 _lock = threading.Lock()
-# By run id, version and seed: what the frames are a function of (a database reset reuses ids).
-RunKey = tuple[int, int, int]
+# By run id, its version's permalink (a hash of the content) and seed: what the frames are a
+# function of, so that a database reset, which reuses ids, cannot serve another run's store.
+RunKey = tuple[int, str, int]
 _kept: "OrderedDict[RunKey, FinishedRun]" = OrderedDict()
 
 

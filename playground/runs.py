@@ -301,7 +301,7 @@ def _keep_finished(run: Run, simulation: Simulation, run_frames: "RunFrames") ->
 
 
 def _state_key(run: Run) -> run_states.RunKey:
-    return (run.pk, run.version_id, run.seed)
+    return (run.pk, run.version.permalink, run.seed)
 
 
 def frames(simulation: Simulation) -> "RunFrames":

@@ -374,9 +374,9 @@ def test_kept_runs_are_bounded_by_count_and_by_journal_length(monkeypatch: pytes
     monkeypatch.setattr(run_states, "MAX_ITEMS", 10)
     cluster = Cluster(lambda: 0.0, random.Random(0))
     for index in range(run_states.MAX_RUNS + 2):
-        run_states.remember((index, 1, 0), run_states.FinishedRun(cluster, None, [], [], []))
-    assert run_states.finished_run((0, 1, 0)) is None and run_states.finished_run((index, 1, 0)) is not None
+        run_states.remember((index, "v", 0), run_states.FinishedRun(cluster, None, [], [], []))
+    assert run_states.finished_run((0, "v", 0)) is None and run_states.finished_run((index, "v", 0)) is not None
     too_long = run_states.FinishedRun(cluster, None, [None] * 11, [], [])  # type: ignore[list-item]
-    run_states.remember((99, 1, 0), too_long)
-    assert run_states.finished_run((99, 1, 0)) is None
+    run_states.remember((99, "v", 0), too_long)
+    assert run_states.finished_run((99, "v", 0)) is None
     run_states.clear()
