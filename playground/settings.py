@@ -87,7 +87,10 @@ if _redis_url:
             "CONFIG": {
                 # redis-py 8 reads with a 5 s socket timeout by default, shorter than the layer's
                 # blocking BZPOPMIN: every idle consumer would crash after 5 s (redis-py#4091).
-                "hosts": [{"address": _redis_url, "socket_timeout": None}],
+                # redis-py's asyncio pool refuses (MaxConnectionsError, a 500 handshake) past 100
+                # connections in use instead of waiting: a hundred viewers joining their group at
+                # once exhaust it. The bound is a process' websocket cap (consumers.MAX_CONNECTIONS).
+                "hosts": [{"address": _redis_url, "socket_timeout": None, "max_connections": 2000}],
                 "prefix": envstr("CHANNELS_PREFIX", "playground"),
             },
         }

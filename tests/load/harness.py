@@ -182,7 +182,16 @@ async def viewers_of_one_run(site: Site, viewers: int, nodes: int, replicas: int
         for i in range(viewers)
     ]
     async with asyncio.timeout(DEADLINE_SECONDS):
-        await ready.wait()
+        # Every viewer connected, or the first that could not, with its error (not a silent wait
+        # until the deadline).
+        waiting = asyncio.create_task(ready.wait())
+        await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+        failed = next((task for task in tasks if task.done() and task.exception() is not None), None)
+        if failed is not None:
+            waiting.cancel()
+            for task in tasks:
+                task.cancel()
+            raise RuntimeError(f"a viewer failed before the run started: {failed.exception()!r}")
         started = time.monotonic()
         await asyncio.to_thread(start_run, site.urls[0], links["view"])
         results = await asyncio.gather(*tasks)
