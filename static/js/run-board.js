@@ -221,6 +221,11 @@ function ghost(rect, source) {
   clone.removeAttribute("data-pod-key");
   clone.removeAttribute("id");
   clone.setAttribute("aria-hidden", "true");
+  // A picture in flight, not a control: out of the tab order and of every interaction (axe's
+  // aria-hidden-focus otherwise finds a focusable button hidden from readers mid-flight).
+  clone.tabIndex = -1;
+  clone.inert = true;
+  clone.removeAttribute("draggable");
   clone.classList.add("pod-ghost");
   clone.textContent = source.textContent;
   Object.assign(clone.style, { position: "fixed", left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px`, margin: "0", pointerEvents: "none", zIndex: "20" });
