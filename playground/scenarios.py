@@ -14,7 +14,7 @@ from playground.models import PERMALINK_LENGTH, Node, Scenario, ScenarioVersion
 from scheduler_core.api.manifests import load_manifests, parse_object
 from scheduler_core.errors import ManifestError
 
-MAX_NODES = 500
+MAX_NODES = 5000  # the size of upstream scheduler_perf and of large production clusters (#14)
 MAX_WORKLOAD_BYTES = 256 * 1024
 # A scenario's history is bounded (every edit stores a whole version); a fork starts a fresh one.
 MAX_VERSIONS = 1000

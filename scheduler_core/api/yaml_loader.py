@@ -17,9 +17,13 @@ import yaml
 
 from scheduler_core.errors import ManifestError
 
-MAX_YAML_BYTES = 2 * 1024 * 1024
-MAX_YAML_NODES = 200_000
-MAX_DOCUMENTS = 5_000
+# Bounds on what one parse may cost, sized for the largest scenario the playground holds (5,000
+# Nodes, about 1 MiB and 80,000 YAML nodes, beside a workload) and an imported cluster's pods (a
+# cleaned pod is about 25 YAML nodes and 300 bytes: 50,000 of them fit). Past them, the text is
+# refused before it is composed into objects.
+MAX_YAML_BYTES = 24 * 1024 * 1024
+MAX_YAML_NODES = 2_000_000
+MAX_DOCUMENTS = 60_000
 
 
 class MarkedDict(dict[str, Any]):
