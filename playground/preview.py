@@ -20,7 +20,7 @@ import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
-from playground.runs import RUN_LIMITS
+from playground.runs import MOST_SCALED_PODS, RUN_LIMITS, budget_scale, declared_pods
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.qos import qos_class
 from scheduler_core.cluster import SimulationLimitError
@@ -31,9 +31,14 @@ from scheduler_core.simulation import Simulation
 
 logger = logging.getLogger(__name__)
 
-MAX_EVENTS = 20_000  # as a run's
+# A preview's bounds, for a scenario of up to PODS_IN_BASE_BUDGET pods and nodes; a bigger one gets
+# them in proportion (runs.budget_scale): 5,000 nodes and 50,000 pods are two minutes of CPU.
+MAX_EVENTS = 20_000
 MAX_OBJECTS = 20_000
 MAX_CPU_SECONDS = 5.0
+PODS_IN_BASE_BUDGET = 3_000
+MAX_BUDGET_SCALE = 30.0
+EVENTS_PER_POD = 4  # created and scheduled, a ReplicaSet's and the scheduler's: t=0 only
 WORKERS = 2
 QUEUE_SIZE = 32  # previews waiting for a worker; past it a board asks again later
 # How long a request waits for a preview being computed (the gallery's take well under it); then
@@ -179,9 +184,16 @@ def _store(key: str, result: Preview) -> None:
 
 def _compute(document: str) -> Preview:
     result = Preview()
-    options = SimulationOptions(max_events=MAX_EVENTS, max_objects=MAX_OBJECTS, max_cpu_seconds=MAX_CPU_SECONDS)
     try:
-        simulation = Simulation(load_manifests(document, source="scenario"), options=options)
+        manifests = load_manifests(document, source="scenario")
+        declared = declared_pods(manifests)
+        within = declared <= MOST_SCALED_PODS  # past the scenario limit: the base bounds
+        options = SimulationOptions(
+            max_events=max(MAX_EVENTS, EVENTS_PER_POD * declared if within else 0),
+            max_objects=max(MAX_OBJECTS, 2 * declared if within else 0),
+            max_cpu_seconds=MAX_CPU_SECONDS * budget_scale(manifests, PODS_IN_BASE_BUDGET, MAX_BUDGET_SCALE),
+        )
+        simulation = Simulation(manifests, options=options)
         simulation.run_to_end(until=0.0)
     except ManifestError as error:
         result.error = str(error)
