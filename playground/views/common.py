@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from playground.board_dots import dots_document, drawn_on_canvas
 from playground.broadcast import notify_scenario_changed
 from playground.models import Scenario, ScenarioVersion
 from playground.preview import WAIT_SECONDS, Preview, cached, preview
@@ -94,12 +95,15 @@ def board_context(request: HttpRequest, scenario: Scenario, message: str = "", e
     grouped_by = {key for key in (group_by, then_by if group_by else "") if key}
     for card in cards:  # the grouping labels are shown by the group, not on every card
         card["labels"] = [(key, value) for key, value in card["node"].labels.items() if key not in grouped_by]
+    groups = _group(cards, group_by, then_by if group_by else "")
+    on_canvas = drawn_on_canvas(density, len(nodes))
     return {
         "scenario": scenario,
         "version": version,
         "can_edit": bool(editor_secret(request, scenario)),
         "cards": cards,
-        "groups": _group(cards, group_by, then_by if group_by else ""),
+        "groups": groups,
+        "dots": dots_document(groups) if on_canvas else None,  # a big cluster's dots: one canvas
         "then_by": then_by,
         "group_by": group_by,
         "view": view,

@@ -19,7 +19,7 @@ export function boardIndex() {
   if (!index || index.canvas !== now.canvas || index.detail !== now.detail) {
     epoch += 1;
     const byName = new Map();
-    for (const element of document.querySelectorAll("#board [data-node], #node-detail [data-node]")) {
+    for (const element of document.querySelectorAll("#board [data-node]:not(.dot-hit), #node-detail [data-node]")) {
       const name = element.dataset.node;
       if (!byName.has(name)) byName.set(name, []);
       byName.get(name).push(element);

@@ -127,13 +127,13 @@ function closeNode() {
   box.replaceChildren();
   const name = opened?.name;
   opened = null;
-  if (name) board()?.querySelector(`.tile[data-node="${CSS.escape(name)}"]`)?.focus();
+  if (name) board()?.querySelector(`.tile[data-node="${CSS.escape(name)}"], .dot-hit`)?.focus();
 }
 
 document.addEventListener("click", (event) => {
   if (event.target.closest?.("[data-node-detail-close]")) return closeNode();
-  const tile = event.target.closest?.("#board .tile[data-node]");
-  if (tile && !tile.dataset.runOnly) openNode(tile);
+  const tile = event.target.closest?.("#board .tile[data-node], #board .dot-hit[data-node]");
+  if (tile && !tile.dataset.runOnly && tile.dataset.node) openNode(tile);
 });
 
 document.addEventListener("keydown", (event) => {
@@ -149,7 +149,8 @@ document.addEventListener("htmx:after:swap", () => {
     if (wasHidden) box.querySelector("[data-node-detail-close]")?.focus();
   } else if (box && opened && !box.childElementCount) {
     // The board was drawn again (an edit made in the card): open the same node again.
-    const tile = board()?.querySelector(`.tile[data-node="${CSS.escape(opened.name)}"]`);
+    const tile = board()?.querySelector(`.tile[data-node="${CSS.escape(opened.name)}"]`)
+      ?? (board()?.querySelector("[data-dot-board]") ? { dataset: { node: opened.name } } : null); // drawn on a canvas
     if (tile) openNode(tile);
     else opened = null;
   }

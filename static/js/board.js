@@ -87,7 +87,7 @@ function askHow(card, act, payload) {
     cancel,
   );
   // A compact tile has no room for the question: it is asked in the board's bar.
-  if (card.classList.contains("tile")) document.querySelector("#board .board-bar")?.append(choice);
+  if (card.classList.contains("tile") || card.classList.contains("dot-hit")) document.querySelector("#board .board-bar")?.append(choice);
   else card.querySelector(".node-head")?.after(choice);
   choice.querySelector("button")?.focus();
   choice.addEventListener("keydown", (event) => { if (event.key === "Escape") choice.remove(); });

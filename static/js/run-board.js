@@ -319,6 +319,7 @@ function draw(detail, queueChanged) {
     const node = detail.nodes.get(name);
     let elements = byName.get(name);
     if (!elements) {
+      if (element.querySelector("[data-dot-board]")) continue; // a canvas draws it (board-dots.js)
       const created = node ? runOnlyTile(name) : null;
       if (!created) continue;
       elements = [created];

@@ -539,7 +539,7 @@ document.addEventListener("input", (event) => {
 function markVerdicts() {
   const rows = document.querySelectorAll("#explain [data-verdict-node]");
   const verdicts = new Map([...rows].map((row) => [row.dataset.verdictNode, row]));
-  for (const card of document.querySelectorAll("#board [data-node], #node-detail [data-node]")) {
+  for (const card of document.querySelectorAll("#board [data-node]:not(.dot-hit), #node-detail [data-node]")) {
     const row = verdicts.get(card.dataset.node);
     card.classList.toggle("fits", row?.dataset.feasible === "true");
     card.classList.toggle("blocked", row?.dataset.feasible === "false");
