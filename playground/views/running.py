@@ -10,9 +10,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from playground import acting, board, runs
+from playground import acting, board, run_state_builder, runs
 from playground.broadcast import notify_scenario_changed
-from playground.models import Scenario
+from playground.models import Run, Scenario
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
     InvalidEdit,
@@ -97,19 +97,39 @@ def run_context(scenario: Scenario) -> dict[str, Any]:
 
 @rate_limited("inspect")
 def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
-    """The engine's explanation of one pod at one event of a run, as a panel."""
-    scenario = get_object_or_404(Scenario, slug=slug)
-    run = get_object_or_404(scenario.runs.select_related("version"), pk=run_id)
+    """The engine's explanation of one pod at one event of a run, as a panel. A big run this process
+    does not keep is prepared off the request (playground/run_state_builder.py): the panel says so
+    and asks again until its states are there."""
+    from scheduler_core.explain import explain_in_cluster
+
     pod_key = request.GET.get("pod", "")[:300]
+    run = Run.objects.filter(scenario__slug=slug, pk=run_id).select_related("version").first()
+    if run is None:  # a panel, not a page: it lands in the run's explain slot
+        gone = f"Run {run_id} no longer exists: older runs are deleted (the newest of each scenario are kept)."
+        return render(request, "explain.html", {"error": gone, "pod_key": pod_key}, status=404)
     seq = max(1, int_param(request.GET.get("seq"), 1))
+    asked_node = request.GET.get("node", "")[:253]
+    run_state = run_state_builder.state(run)
+    if run_state.preparing:
+        context = {
+            "preparing": run_state,
+            "pod_key": pod_key,
+            "poll_url": f"{request.path}?{urlencode({'pod': pod_key, 'seq': seq, 'node': asked_node})}",
+        }
+        return render(request, "explain.html", context, status=202)
+    if run_state.error:
+        return render(request, "explain.html", {"error": run_state.error, "pod_key": pod_key}, status=422)
     try:
-        explanation = runs.explain_at(run, pod_key, seq)
+        if run_state.kept is not None:  # the end's store with what came after the frame undone
+            cluster, _time = run_state.kept.cluster_at(seq)
+            explanation = explain_in_cluster(cluster, pod_key, run_state.kept.configuration, seed=run.seed)
+        else:  # a small or unfinished run: replayed here, as cheap as it is short
+            explanation = runs.explain_at(run, pod_key, seq)
     except ManifestError as error:
         return render(request, "explain.html", {"error": error.message, "pod_key": pod_key}, status=404)
     except SimulationLimitError as error:  # the replay's CPU budget (runs.MAX_REPLAY_CPU_SECONDS)
         return render(request, "explain.html", {"error": f"{error} (a replay's limit)", "pod_key": pod_key}, status=422)
     plugins = [name for name in explanation.weights if any(name in node.scores for node in explanation.nodes)]
-    asked_node = request.GET.get("node", "")[:253]
     context = {
         "explanation": explanation,
         "plugins": plugins,
