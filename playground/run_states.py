@@ -6,8 +6,10 @@ leaves its final store and the journal of every change and event, with how many 
 covers. The store right after frame N is then the final store with the rest of the journal undone
 (Cluster.before): a copy of the objects and one pass over what came after, instead of the
 simulation of everything before. Kept for a few runs, least recently used first out, bounded by
-their journals' length; a run not kept here is replayed as before (runs.replay), for instance on a
-scale-out set-up where a worker process executed it.
+their journals' length. A run not kept here (on a scale-out set-up a worker process executed it;
+a restart; the LRU dropped it) is replayed to its end off the request by
+playground/run_state_builder.py, which remembers it here; a short one is replayed inline
+(runs.replay), as cheap as it is short.
 """
 
 import threading

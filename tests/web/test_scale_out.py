@@ -123,3 +123,40 @@ def test_a_viewer_on_one_daphne_sees_edits_and_worker_runs_made_through_another(
     assert [event["seq"] for event in events] == list(range(1, len(events) + 1))
     assert events[0]["event"]["reason"] == "Scheduled"
     assert Run.objects.get().status == Run.Status.FINISHED
+
+
+def test_a_run_a_worker_executed_is_explained_from_a_replay_off_the_request(processes):
+    """The web process did not execute the run, so it keeps nothing of it: the first explanation
+    answers at once that it is preparing (playground/run_state_builder.py), a later poll explains."""
+    from django.urls import reverse
+
+    from tests.web.test_explain_unkept import big_cluster
+
+    nodes, workload = big_cluster(30, 1500)  # a replay of a few seconds: longer than a request waits
+    scenario, _ = create_scenario("scale-out explain", nodes=nodes, workload_yaml=workload)
+    viewer = HttpClient(f"http://127.0.0.1:{processes['port_a']}")
+    viewer.get(reverse("scenario", args=[scenario.slug]))
+    assert viewer.post(reverse("start-run", args=[scenario.slug]), {"seed": 0}) == 201
+    deadline = time.monotonic() + 120
+    while (run := Run.objects.get(scenario=scenario)).status != Run.Status.FINISHED:
+        assert run.status != Run.Status.FAILED, run.error
+        assert time.monotonic() < deadline, "the worker did not finish the run"
+        time.sleep(0.2)
+    event = run.events.filter(payload__event__reason="Scheduled").order_by("-seq").first()
+    assert event is not None
+    query = urllib.parse.urlencode({"pod": event.payload["event"]["object"].removeprefix("Pod/"), "seq": event.seq})
+    url = f"http://127.0.0.1:{processes['port_b']}{reverse('explain-pod', args=[scenario.slug, run.pk])}?{query}"
+
+    def ask() -> tuple[int, str]:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return int(response.status), response.read().decode()
+
+    started = time.monotonic()
+    status, body = ask()
+    assert time.monotonic() - started < 1.5
+    assert status == 202 and 'data-testid="preparing-run"' in body
+    deadline = time.monotonic() + 60
+    while status == 202 and time.monotonic() < deadline:
+        time.sleep(0.5)
+        status, body = ask()
+    assert status == 200 and "kube-scheduler picks" in body
