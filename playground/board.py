@@ -150,6 +150,7 @@ def clone_node(scenario: Scenario, version: int, node_id: int) -> Scenario:
                 labels=labels,
                 taints=[dict(t) for t in original.taints],
                 capacity=dict(original.capacity),
+                allocatable=dict(original.allocatable),
                 unschedulable=original.unschedulable,
             )
         )
@@ -191,6 +192,14 @@ def set_capacity(scenario: Scenario, version: int, node_id: int, capacity: dict[
             else:
                 updated.pop(name, None)
         node.capacity = updated
+        if node.allocatable:  # an imported node's allocatable follows the edit: what pods fit into
+            allocatable = dict(node.allocatable)
+            for name, value in capacity.items():
+                if value.strip():
+                    allocatable[name] = value.strip()
+                else:
+                    allocatable.pop(name, None)
+            node.allocatable = {} if allocatable == updated else allocatable
         _save(node)
 
     return edit(scenario, version, change)

@@ -1,15 +1,26 @@
 """Import a real cluster: the output of `kubectl get nodes -o yaml` becomes the node board, and
 `kubectl get pods -A -o yaml` (optional) becomes bound Pods in the workload, cleaned of what the
 scheduler never reads (status, managedFields, volumes...). The engine's parser validates both, so
-an import error names the document, the field and the line."""
+an import error names the document, the field and the line.
 
+At real size (5,000 nodes are about 19 MB of kubectl YAML, 50,000 pods hundreds of MB) most of the
+text is what the engine never reads: managedFields, images, conditions, annotations, probes,
+environments. `strip_text` drops those blocks line by line while the text is read (streamed, from a
+file, gzip or not), before any YAML is composed: a dropped line is left empty, so the line numbers
+the engine's errors give are those of the text the user sent. What is left is parsed once."""
+
+import gzip
+import io
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 import yaml
 
-from playground.scenarios import MAX_NODES, MAX_WORKLOAD_BYTES, InvalidEdit
-from scheduler_core.api.manifests import load_manifests
+from playground.scenarios import MAX_IMPORT_WORKLOAD_BYTES, MAX_NODES, InvalidEdit
+from scheduler_core.api.manifests import parse_object
+from scheduler_core.api.yaml_loader import load_documents
 from scheduler_core.errors import ManifestError
 
 # The pod fields that matter for scheduling, kept as they are.
@@ -20,6 +31,25 @@ POD_SPEC_KEEP = (
 )  # fmt: skip
 CONTAINER_KEEP = ("name", "image", "resources", "ports", "restartPolicy")
 
+# What the text filter keeps, by the path of the mapping a key is in (an object's own keys at ()):
+# keys of these mappings that are not listed are dropped. Mappings not listed keep everything.
+_KEEP: dict[tuple[str, ...], frozenset[str]] = {
+    (): frozenset({"apiVersion", "kind", "metadata", "spec", "status", "items"}),
+    ("metadata",): frozenset({"name", "namespace", "labels"}),
+    ("spec",): frozenset({*POD_SPEC_KEEP, "containers", "initContainers", "taints", "unschedulable"}),
+    ("spec", "containers"): frozenset(CONTAINER_KEEP),
+    ("spec", "initContainers"): frozenset(CONTAINER_KEEP),
+    ("status",): frozenset({"phase", "capacity", "allocatable"}),
+}
+_KEY_LINE = re.compile(r"( *)(- +)?([A-Za-z_][\w./-]*|\"[^\"]*\"|'[^']*'):(?: +(.*))?$")
+_BLOCK_SCALAR = re.compile(r"[|>][-+0-9]*(?: +#.*)?$")
+
+# Bounds on one import (the settings may lower or raise them; see import_limits).
+DEFAULT_MAX_IMPORT_BYTES = 512 * 2**20  # decompressed text: 50,000 pods with managedFields fit
+DEFAULT_MAX_IMPORT_UPLOAD_BYTES = 128 * 2**20  # one uploaded file as sent (gzip or not)
+_GZIP_MAGIC = b"\x1f\x8b"
+_CHUNK = 1 << 20
+
 
 @dataclass(slots=True)
 class Imported:
@@ -28,64 +58,404 @@ class Imported:
     skipped_pods: int  # finished pods and pods on nodes not imported
 
 
-def _documents(text: str, what: str) -> list[dict[str, Any]]:
-    """Plain mappings of every item (Lists expanded), after the engine has validated them."""
+def import_limits() -> tuple[int, int]:
+    """(decompressed text bound, uploaded file bound) in bytes, from the settings."""
+    from django.conf import settings
+
+    return (
+        getattr(settings, "IMPORT_MAX_BYTES", DEFAULT_MAX_IMPORT_BYTES),
+        getattr(settings, "IMPORT_MAX_UPLOAD_BYTES", DEFAULT_MAX_IMPORT_UPLOAD_BYTES),
+    )
+
+
+def mib(amount: int) -> str:
+    """A size as people read it: "768 MiB", "9.77 KiB", "105 bytes"."""
+    if amount >= 2**20:
+        return f"{amount / 2**20:.3g} MiB" if amount < 100 * 2**20 else f"{round(amount / 2**20):,} MiB"
+    return f"{amount / 2**10:.3g} KiB" if amount >= 2**10 else f"{amount} bytes"
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def read_upload(stream: IO[bytes], what: str, max_bytes: int) -> Iterator[str]:
+    """The lines of an uploaded file, gunzipped when it starts with gzip's magic bytes, as UTF-8.
+    Reading stops past `max_bytes` of text (a small gzip can expand a thousandfold)."""
+    head = stream.read(2)
+    raw = io.BufferedReader(_Prefixed(head, stream))  # type: ignore[arg-type]
+    source: IO[bytes] = gzip.GzipFile(fileobj=raw) if head == _GZIP_MAGIC else raw  # type: ignore[assignment]
+    text = io.TextIOWrapper(_Bounded(source, max_bytes, what), encoding="utf-8", errors="strict", newline=None)
     try:
-        load_manifests(text, source=what)
-    except ManifestError as error:
-        where = f"line {error.line}: " if error.line else ""
-        raise InvalidEdit(f"{what}: {where}{error.document} {error.path}: {error.message}".replace("  ", " ")) from None
+        yield from text
+    except UnicodeDecodeError:
+        raise InvalidEdit(f"{what}: the file is not UTF-8 text (nor gzip-compressed UTF-8 text)") from None
+    except (gzip.BadGzipFile, EOFError, OSError, ValueError) as error:
+        raise InvalidEdit(f"{what}: the gzip file cannot be read ({error})") from None
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream with the bytes already read from it put back in front."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        self._head, self._rest = head, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._head:
+            count = min(len(buffer), len(self._head))
+            buffer[:count] = self._head[:count]
+            self._head = self._head[count:]
+            return count
+        data = self._rest.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+class _Bounded(io.RawIOBase):
+    """Reads at most `limit` bytes from a stream; one byte more is an InvalidEdit naming the limit."""
+
+    def __init__(self, source: IO[bytes], limit: int, what: str) -> None:
+        self._source, self._left, self._limit, self._what = source, limit, limit, what
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._source.read(min(len(buffer), _CHUNK))
+        if len(data) > self._left:
+            raise InvalidEdit(
+                f"{self._what}: more than {mib(self._limit)} of YAML once decompressed, the most an import"
+                " reads: import fewer nodes or namespaces"
+            )
+        self._left -= len(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def text_lines(text: str, what: str, max_bytes: int) -> Iterator[str]:
+    if len(text) > max_bytes:  # characters: a lower bound of the bytes
+        raise InvalidEdit(f"{what}: more than {mib(max_bytes)} of YAML, the most an import reads")
+    return iter(text.splitlines(keepends=True))
+
+
+# ---------------------------------------------------------------------------- stripping
+
+
+def strip_text(lines: Iterable[str]) -> str:
+    """The YAML without the blocks the engine never reads (see _KEEP), each dropped line left empty.
+    Only block-style YAML as kubectl writes it is stripped; flow collections spanning lines, block
+    scalars and anything unrecognised are kept as they are, so the result always means the same
+    objects minus dropped keys (and a text this misreads still parses: see _documents)."""
+    out: list[str] = []
+    stack: list[tuple[int, str]] = []  # (column of the key, key) of the mappings the line is in
+    drop_above: int | None = None  # inside a dropped block: lines indented more than this go
+    drop_column = -1
+    raw_above: int | None = None  # inside a block scalar or a multi-line flow value: kept as is
+    flow_depth = 0
+    for line in lines:
+        body = line.rstrip("\r\n")
+        stripped = body.lstrip(" ")
+        if flow_depth > 0:  # a flow collection spanning lines: kept, unless in a dropped block
+            flow_depth += _depth_change(stripped)
+            out.append("\n" if drop_above is not None else body + "\n")
+            continue
+        if not stripped or stripped.startswith("#"):
+            out.append("\n" if drop_above is not None else body + "\n")
+            continue
+        indent = len(body) - len(stripped)
+        if raw_above is not None:
+            if indent > raw_above:
+                out.append("\n" if drop_above is not None else body + "\n")
+                continue
+            raw_above = None
+        if drop_above is not None:
+            if indent > drop_above or (indent == drop_above and stripped.startswith("- ") and drop_column == indent):
+                out.append("\n")
+                continue
+            drop_above = None
+        if stripped.startswith(("---", "...")) and indent == 0:
+            stack.clear()
+            out.append(body + "\n")
+            continue
+        match = _KEY_LINE.match(body)
+        if match is None:
+            out.append(body + "\n")
+            if stripped.startswith("- "):  # an item that is not a mapping: leave the levels as they are
+                while stack and stack[-1][0] > indent:
+                    stack.pop()
+            continue
+        spaces, dash, key, value = match.group(1), match.group(2), match.group(3), match.group(4) or ""
+        column = len(spaces) + (len(dash) if dash else 0)
+        if dash:
+            while stack and stack[-1][0] > indent:
+                stack.pop()
+        else:
+            while stack and stack[-1][0] >= column:
+                stack.pop()
+        path = tuple(name for _, name in stack)
+        if path[:1] == ("items",):
+            path = path[1:]
+        kept = _KEEP.get(path)
+        key = key.strip("\"'")
+        if kept is not None and key not in kept:
+            if dash:
+                out.append(f"{spaces}-\n")  # the item stays; its other keys follow, indented
+            else:
+                out.append("\n")
+            drop_above, drop_column = column, column
+            if value and value[0] in "[{":
+                flow_depth = _depth_change(value)
+            continue
+        out.append(body + "\n")
+        stack.append((column, key))
+        if value:
+            if _BLOCK_SCALAR.match(value):
+                raw_above = column
+            elif value[0] in "[{":
+                flow_depth = _depth_change(value)
+            stack.pop()  # a value on the line: nothing nests under this key
+    return "".join(out)
+
+
+def _depth_change(text: str) -> int:
+    """How many flow collections the text opens and does not close (quotes taken into account)."""
+    depth = 0
+    quote = ""
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if char == "\\" and quote == '"':
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        elif char == "#" and (index == 0 or text[index - 1] == " "):
+            break
+        index += 1
+    return depth
+
+
+# ---------------------------------------------------------------------------- parsing
+
+
+def _error(what: str, error: ManifestError) -> InvalidEdit:
+    where = f"line {error.line}: " if error.line else ""
+    return InvalidEdit(f"{what}: {where}{error.document} {error.path}: {error.message}".replace("  ", " "))
+
+
+def _documents(text: str, what: str, original: list[str] | None = None) -> list[dict[str, Any]]:
+    """Every Node or Pod (Lists expanded), each validated by the engine; an error names the
+    document, the field and the line. When the stripped text does not parse (a YAML the filter
+    misread), the text as sent is parsed instead, for the error the user should see."""
     items: list[dict[str, Any]] = []
-    for document in yaml.safe_load_all(text):
-        if isinstance(document, dict) and document.get("kind") == "List":
-            items.extend(item for item in document.get("items") or [] if isinstance(item, dict))
-        elif isinstance(document, dict):
-            items.append(document)
+    for batch, offset in _batches(text):
+        try:
+            documents = load_documents(batch, what)
+        except ManifestError as error:
+            if original is not None:
+                return _documents("".join(original), what)
+            raise _error(what, _shifted(error, offset)) from None
+        try:
+            items.extend(_validated(documents))
+        except ManifestError as error:
+            raise _error(what, _shifted(error, offset)) from None
     return items
+
+
+ITEMS_PER_BATCH = 2000  # a batch's YAML nodes stay well under the loader's bound (MAX_YAML_NODES)
+_LIST_HEADER = "apiVersion: v1\nkind: List\nitems:\n"
+
+
+def _batches(text: str) -> Iterator[tuple[str, int]]:
+    """The text in parts the loader takes one at a time, each with the number of lines to add to
+    its line numbers: a kubectl List (`items:` then `- ` items at the margin) is cut every
+    ITEMS_PER_BATCH items, each part a List of its own; any other text is one part."""
+    lines = text.splitlines(keepends=True)
+    try:
+        start = next(i for i, line in enumerate(lines) if line.startswith("items:"))
+    except StopIteration:
+        yield text, 0
+        return
+    if lines[start].strip() != "items:" or any(
+        line.strip() and not line.startswith(("apiVersion:", "kind:", "metadata:", "items:", " ", "#"))
+        for line in lines[:start]
+    ):
+        yield text, 0
+        return
+    header = len(_LIST_HEADER.splitlines())
+    item_starts = [i for i in range(start + 1, len(lines)) if lines[i].startswith("- ")]
+    end = next(
+        (i for i in range(item_starts[-1] if item_starts else start + 1, len(lines))
+         if lines[i].strip() and not lines[i].startswith(("- ", " ", "#"))),
+        len(lines),
+    )  # fmt: skip
+    if len(item_starts) <= ITEMS_PER_BATCH or any(
+        lines[i].strip() and not lines[i].startswith(("- ", " ", "#")) for i in range(start + 1, end)
+    ):
+        yield text, 0
+        return
+    for first in range(0, len(item_starts), ITEMS_PER_BATCH):
+        begin = item_starts[first]
+        stop = item_starts[first + ITEMS_PER_BATCH] if first + ITEMS_PER_BATCH < len(item_starts) else end
+        yield _LIST_HEADER + "".join(lines[begin:stop]), begin - header
+
+
+def _shifted(error: ManifestError, offset: int) -> ManifestError:
+    if error.line and offset:
+        return ManifestError(error.document, error.path, error.message, error.line + offset)
+    return error
+
+
+def _validated(documents: list[Any]) -> Iterator[dict[str, Any]]:
+    """Every Node and Pod of the documents (Lists expanded), each checked by the engine's parser."""
+    for document in documents:
+        data = document.data
+        if not isinstance(data, dict):
+            raise ManifestError(
+                f"document {document.index}", "", "must be a mapping with apiVersion and kind", document.line
+            )
+        objects = (
+            [item for item in data.get("items") or [] if isinstance(item, dict)]
+            if data.get("kind") == "List"
+            else [data]
+        )
+        for item in objects:
+            if item.get("kind") in ("Node", "Pod"):
+                parse_object(item)  # the engine's validation: ManifestError with the line
+                yield item
+
+
+def _resources(values: Any) -> dict[str, str]:
+    return {str(name): str(amount) for name, amount in (values or {}).items()}
 
 
 def _node_row(document: dict[str, Any]) -> dict[str, Any]:
     metadata = document.get("metadata") or {}
     spec = document.get("spec") or {}
     status = document.get("status") or {}
-    # What the scheduler fits pods into is allocatable; the board stores it as the node's capacity.
-    capacity = status.get("allocatable") or status.get("capacity") or {}
+    capacity = _resources(status.get("capacity") or status.get("allocatable"))
+    allocatable = _resources(status.get("allocatable"))
     return {
         "name": metadata["name"],
-        "labels": dict(metadata.get("labels") or {}),
+        "labels": {str(k): str(v) for k, v in (metadata.get("labels") or {}).items()},
         "taints": [
-            {key: taint[key] for key in ("key", "value", "effect") if key in taint}
+            {key: str(taint[key]) for key in ("key", "value", "effect") if key in taint}
             for taint in spec.get("taints") or []
         ],
-        "capacity": {str(name): str(amount) for name, amount in capacity.items()},
+        "capacity": capacity,
+        # What pods fit into; empty is "the same as capacity".
+        "allocatable": {} if allocatable == capacity else allocatable,
         "unschedulable": bool(spec.get("unschedulable")),
     }
 
 
+_DEFAULT_TOLERATIONS = [  # what the DefaultTolerationSeconds admission plugin adds to every pod
+    {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+    {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+]
+_SPEC_DEFAULTS = {
+    "schedulerName": "default-scheduler",
+    "restartPolicy": "Always",
+    "terminationGracePeriodSeconds": 30,
+    "preemptionPolicy": "PreemptLowerPriority",
+}
+
+
 def _clean_pod(document: dict[str, Any]) -> dict[str, Any]:
+    """The pod as the scheduler reads it, without what the API server fills in by default."""
     metadata = document.get("metadata") or {}
     spec = document.get("spec") or {}
     cleaned_meta: dict[str, Any] = {"name": metadata["name"], "namespace": metadata.get("namespace", "default")}
     if metadata.get("labels"):
-        cleaned_meta["labels"] = metadata["labels"]
-    cleaned_spec: dict[str, Any] = {key: spec[key] for key in POD_SPEC_KEEP if key in spec}
-    for key in ("containers", "initContainers"):
+        cleaned_meta["labels"] = dict(metadata["labels"])
+    cleaned_spec: dict[str, Any] = {}
+    for key in POD_SPEC_KEEP:
+        if key in spec and _SPEC_DEFAULTS.get(key, ...) != spec[key] and not (key == "priority" and spec[key] == 0):
+            cleaned_spec[key] = spec[key]
+    tolerations = [t for t in cleaned_spec.get("tolerations") or [] if t not in _DEFAULT_TOLERATIONS]
+    if tolerations:
+        cleaned_spec["tolerations"] = tolerations
+    else:
+        cleaned_spec.pop("tolerations", None)
+    for key in ("initContainers", "containers"):
         if spec.get(key):
-            cleaned_spec[key] = [{k: c[k] for k in CONTAINER_KEEP if k in c} for c in spec[key]]
+            cleaned_spec[key] = [_clean_container(container) for container in spec[key]]
     return {"apiVersion": "v1", "kind": "Pod", "metadata": cleaned_meta, "spec": cleaned_spec}
 
 
-def import_cluster(nodes_text: str, pods_text: str = "") -> Imported:
-    nodes = [_node_row(doc) for doc in _documents(nodes_text, "nodes") if doc.get("kind") == "Node"]
+def _clean_container(container: dict[str, Any]) -> dict[str, Any]:
+    cleaned = {key: container[key] for key in CONTAINER_KEEP if key in container}
+    ports = [port for port in cleaned.pop("ports", None) or [] if port.get("hostPort")]  # only host ports schedule
+    if ports:
+        cleaned["ports"] = ports
+    resources = cleaned.get("resources")
+    if resources is not None:
+        resources = {kind: values for kind, values in resources.items() if values}
+        if resources.get("requests") and "limits" in resources:  # the scheduler fits requests
+            del resources["limits"]
+        if resources:
+            cleaned["resources"] = resources
+        else:
+            del cleaned["resources"]
+    return cleaned
+
+
+def compact_workload(pods: list[dict[str, Any]]) -> str:
+    """One pod a line, as YAML flow documents (`--- {apiVersion: v1, kind: Pod, ...}`): 50,000 pods
+    are 50,000 lines the editor and the engine read as any other YAML."""
+    dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return "".join(
+        "--- " + yaml.dump(_plain(pod), Dumper=dumper, default_flow_style=True, width=2**31 - 1, sort_keys=False)
+        for pod in pods
+    )
+
+
+def _plain(value: Any) -> Any:
+    """Plain dicts and lists (the loader's marked ones would be dumped with their Python tags)."""
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+# ---------------------------------------------------------------------------- importing
+
+
+def import_cluster(
+    nodes_text: str | Iterable[str], pods_text: str | Iterable[str] = "", *, max_bytes: int | None = None
+) -> Imported:
+    """The board and the workload of a cluster from kubectl's output: each argument is the text or
+    its lines (read_upload's, for a file)."""
+    limit = max_bytes if max_bytes is not None else import_limits()[0]
+    nodes_lines = text_lines(nodes_text, "nodes", limit) if isinstance(nodes_text, str) else nodes_text
+    nodes_read = _Keeping(nodes_lines)
+    stripped_nodes = strip_text(nodes_read)
+    documents = _documents(stripped_nodes, "nodes", nodes_read.kept)
+    nodes = [_node_row(doc) for doc in documents if doc.get("kind") == "Node"]
+    del nodes_read, stripped_nodes, documents
     if not nodes:
         raise InvalidEdit("nodes: no Node found: paste the output of `kubectl get nodes -o yaml`")
     if len(nodes) > MAX_NODES:
-        raise InvalidEdit(f"nodes: {len(nodes)} nodes; a scenario holds at most {MAX_NODES}")
+        raise InvalidEdit(f"nodes: {len(nodes):,} nodes; a scenario holds at most {MAX_NODES:,}")
     names = {node["name"] for node in nodes}
+    if len(names) != len(nodes):
+        raise InvalidEdit("nodes: two nodes have the same name")
     pods: list[dict[str, Any]] = []
     skipped = 0
-    if pods_text.strip():
-        for document in _documents(pods_text, "pods"):
+    pods_lines = text_lines(pods_text, "pods", limit) if isinstance(pods_text, str) else pods_text
+    pods_read = _Keeping(pods_lines)
+    stripped_pods = strip_text(pods_read)
+    if stripped_pods.strip():
+        for document in _documents(stripped_pods, "pods", pods_read.kept):
             if document.get("kind") != "Pod":
                 continue
             phase = (document.get("status") or {}).get("phase")
@@ -94,10 +464,35 @@ def import_cluster(nodes_text: str, pods_text: str = "") -> Imported:
                 skipped += 1
                 continue
             pods.append(_clean_pod(document))
-    workload = "---\n".join(yaml.safe_dump(pod, sort_keys=False) for pod in pods)
-    if len(workload.encode()) > MAX_WORKLOAD_BYTES:
+    workload = compact_workload(pods)
+    size = len(workload.encode())
+    if size > MAX_IMPORT_WORKLOAD_BYTES:
         raise InvalidEdit(
-            f"pods: the imported pods make {len(workload.encode()) // 1024} KiB of YAML; the limit is"
-            f" {MAX_WORKLOAD_BYTES // 1024} KiB (import fewer namespaces)"
+            f"pods: the {len(pods):,} imported pods make {mib(size)} of YAML once cleaned; an imported"
+            f" workload holds at most {mib(MAX_IMPORT_WORKLOAD_BYTES)} (import fewer namespaces)"
         )
     return Imported(nodes=nodes, workload_yaml=workload, skipped_pods=skipped)
+
+
+class _Keeping:
+    """Passes lines through, keeping them only while they are few (a small paste whose stripped
+    form fails to parse is parsed as sent, for its error; a large file is not held twice)."""
+
+    KEEP_BYTES = 4 * 2**20
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._lines, self._size = iter(lines), 0
+        self.kept: list[str] | None = []  # None once past KEEP_BYTES
+
+    def __iter__(self) -> "_Keeping":
+        return self
+
+    def __next__(self) -> str:
+        line = next(self._lines)
+        if self.kept is not None:
+            self._size += len(line)
+            if self._size > self.KEEP_BYTES:
+                self.kept = None  # too large to keep: the stripped text's own error stands
+            else:
+                self.kept.append(line)
+        return line

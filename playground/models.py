@@ -76,6 +76,8 @@ class Node(models.Model):
     labels = models.JSONField(default=dict)
     taints = models.JSONField(default=list)  # [{"key", "value", "effect"}]
     capacity = models.JSONField(default=dict)  # {"cpu": "4", "memory": "16Gi", "pods": "110", ...}
+    # What pods fit into (status.allocatable), as an imported node had it; empty: the capacity.
+    allocatable = models.JSONField(default=dict, blank=True)
     unschedulable = models.BooleanField(default=False)
 
     class Meta:

@@ -15,10 +15,17 @@ from scheduler_core.api.manifests import load_manifests, parse_object
 from scheduler_core.errors import ManifestError
 
 MAX_NODES = 5000  # the size of upstream scheduler_perf and of large production clusters (#14)
-MAX_WORKLOAD_BYTES = 256 * 1024
+MAX_WORKLOAD_BYTES = 256 * 1024  # a workload typed or pasted in the editor
+# An imported cluster's bound pods, one line each (importing.compact_workload): a cleaned pod is
+# 250-500 bytes, so 50,000 plain ones fit. The engine parses at most 24 MiB a run
+# (yaml_loader.MAX_YAML_BYTES), a 5,000-node board's 2-3 MiB included.
+MAX_IMPORT_WORKLOAD_BYTES = 20 * 2**20
 # A scenario's history is bounded (every edit stores a whole version); a fork starts a fresh one.
 MAX_VERSIONS = 1000
-MAX_HISTORY_BYTES = 64 * 2**20  # the YAML its versions store: documents, workloads, configurations
+# The YAML its versions store (documents, workloads, configurations): an imported 5,000-node,
+# 50,000-pod cluster stores about 25 MiB a version (its document holds the workload too), so this
+# keeps ten of its versions before a fork is needed.
+MAX_HISTORY_BYTES = 256 * 2**20
 HISTORY_FULL = "Fork it to go on: a fork starts a fresh history."
 DEFAULT_CAPACITY = {"cpu": "4", "memory": "16Gi", "pods": "110"}
 HOSTNAME_LABEL = "kubernetes.io/hostname"
@@ -57,6 +64,8 @@ def node_manifest(node: Node) -> dict[str, Any]:
         "metadata": {"name": node.name, "labels": dict(node.labels)},
         "status": {"capacity": dict(node.capacity)},
     }
+    if node.allocatable:  # else the engine takes allocatable to be the capacity, as the API server does
+        manifest["status"]["allocatable"] = dict(node.allocatable)
     spec: dict[str, Any] = {}
     if node.taints:
         spec["taints"] = [dict(taint) for taint in node.taints]
@@ -81,6 +90,7 @@ def node_fields(node: Node) -> dict[str, Any]:
         "labels": dict(node.labels),
         "taints": [dict(taint) for taint in node.taints],
         "capacity": dict(node.capacity),
+        **({"allocatable": dict(node.allocatable)} if node.allocatable else {}),
         "unschedulable": node.unschedulable,
     }
 
@@ -97,6 +107,64 @@ def export_document(scenario: Scenario) -> str:
     if scenario.scheduler_config_yaml.strip():
         document += "---\n" + scenario.scheduler_config_yaml.strip() + "\n"
     return document
+
+
+PLAYGROUND_API = "playground/"
+
+
+def _is_playground_only(document: Any) -> bool:
+    """A document a cluster refuses: the timeline's Actions (playground/v1) and the like."""
+    return isinstance(document, dict) and str(document.get("apiVersion", "")).startswith(PLAYGROUND_API)
+
+
+def _split_documents(text: str) -> tuple[list[str], list[str]]:
+    """The workload's documents as written (comments kept), split into the Kubernetes ones and the
+    playground's own. A text that does not parse is all Kubernetes (the board refused it anyway)."""
+    kubernetes: list[str] = []
+    playground: list[str] = []
+    for chunk in _chunks(text):
+        try:
+            data = yaml.load(chunk, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except yaml.YAMLError:
+            data = None
+        if data is None and not chunk.strip(" \n-").strip():
+            continue
+        (playground if _is_playground_only(data) else kubernetes).append(chunk)
+    return kubernetes, playground
+
+
+def _chunks(text: str) -> list[str]:
+    """The text cut at its document markers (`---` at the start of a line), each chunk its own
+    document; a compact import's `--- {...}` lines are one chunk each."""
+    chunks: list[str] = []
+    current: list[str] = []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("---") and (len(line) == 3 or line[3] in " \t\r\n"):
+            if any(part.strip() for part in current):
+                chunks.append("".join(current))
+            current = [line[3:].lstrip(" \t")] if line[3:].strip() else []
+        else:
+            current.append(line)
+    if any(part.strip() for part in current):
+        chunks.append("".join(current))
+    return [chunk if chunk.endswith("\n") else chunk + "\n" for chunk in chunks]
+
+
+def export_kubernetes(scenario: Scenario) -> str:
+    """What `kubectl apply -f` takes: the nodes (capacity and allocatable as they are), then the
+    workload's Kubernetes objects; the timeline and anything else playground-only is left out."""
+    parts = [yaml.safe_dump(node_manifest(node), sort_keys=False) for node in scenario.nodes.all()]
+    kubernetes, _ = _split_documents(scenario.workload_yaml)
+    return "---\n".join(parts + kubernetes)
+
+
+def export_timeline(scenario: Scenario) -> str:
+    """The playground's own documents (the timeline's Actions, the scheduler configuration): the
+    rest of the scenario, for the playground and not for a cluster."""
+    _, playground = _split_documents(scenario.workload_yaml)
+    if scenario.scheduler_config_yaml.strip():
+        playground.append(scenario.scheduler_config_yaml.strip() + "\n")
+    return "---\n".join(playground)
 
 
 def validate_workload(text: str) -> list[ValidationProblem]:
@@ -269,6 +337,7 @@ def create_scenario(
             labels=spec.get("labels", {}),
             taints=spec.get("taints", []),
             capacity=spec.get("capacity", dict(DEFAULT_CAPACITY)),
+            allocatable=spec.get("allocatable", {}),
             unschedulable=spec.get("unschedulable", False),
         )
         check_node(node)

@@ -185,7 +185,7 @@ def _card(node: Any, placement: Any) -> dict[str, Any]:
     from scheduler_core.api import quantity
 
     usage = placement.usage.get(node.name)
-    capacity = node.capacity
+    capacity = node.allocatable or node.capacity  # what pods fit into (empty allocatable: the capacity)
 
     def amount(name: str) -> int:
         try:
@@ -211,7 +211,7 @@ def _card(node: Any, placement: Any) -> dict[str, Any]:
                 "total": total,
                 "percent": min(100, round(100 * used / total)) if total else (100 if used else 0),
                 "used_text": _format(name, used) if placement.ready else "…",  # not placed yet
-                "total_text": capacity.get(name, "0"),
+                "total_text": readable_quantity(name, capacity.get(name, "0")),
             }
         )
     toggle = "uncordon" if node.unschedulable else "cordon"
@@ -231,6 +231,26 @@ def node_summary(node: Any, bars: list[dict[str, Any]], pods: int) -> str:
         parts.append(f"taint {taint.get('key')}{value}:{taint.get('effect')}")
     parts.append(f"{len(node.labels)} label{'s' if len(node.labels) != 1 else ''}")
     return ", ".join(parts)
+
+
+def readable_quantity(resource: str, text: str) -> str:
+    """A node's memory as people read it: "32817148Ki" shows as "31.3Gi" (the stored value stays
+    exact); a value in whole units, and every other resource, shows as written."""
+    if resource != "memory" or text.endswith(("Mi", "Gi", "Ti", "Pi", "Ei")):
+        return text
+    from scheduler_core.api import quantity
+
+    try:
+        amount = quantity.value(text)
+    except Exception:  # the board only stores values the engine accepted; be safe anyway
+        return text
+    exact = quantity.format_bytes(amount)
+    if amount < 2**20 or exact.endswith(("Mi", "Gi", "Ti", "Pi", "Ei")):
+        return exact  # whole units already ("16Gi"), or too small to round
+    for suffix, factor in (("Ei", 2**60), ("Pi", 2**50), ("Ti", 2**40), ("Gi", 2**30), ("Mi", 2**20)):
+        if amount >= factor:
+            return f"{amount / factor:.1f}{suffix}"
+    return exact
 
 
 def _format(resource: str, amount: int) -> str:

@@ -1,5 +1,7 @@
 """Board and workload edits: each is one `editing` view, a form post against a version."""
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -66,9 +68,25 @@ def node_action(request: HttpRequest, scenario: Scenario, version: int, node_id:
 
 @editing
 def import_cluster(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
-    imported = importing.import_cluster(request.POST.get("nodes_yaml", ""), request.POST.get("pods_yaml", ""))
-    workload = imported.workload_yaml if request.POST.get("pods_yaml", "").strip() else None
-    return board.replace_cluster(scenario, version, imported.nodes, workload)
+    """kubectl's output pasted (nodes_yaml, pods_yaml) or uploaded (nodes_file, pods_file; gzip or
+    not): a file wins over its textarea. A refused import leaves the board as it was."""
+    max_text, max_upload = importing.import_limits()
+    sources: list[Any] = []
+    for what in ("nodes", "pods"):
+        upload = request.FILES.get(f"{what}_file")
+        if upload is not None and upload.size:
+            if upload.size > max_upload:
+                raise InvalidEdit(
+                    f"{what}: the file is {importing.mib(upload.size)}; an import takes files of at most"
+                    f" {importing.mib(max_upload)} (gzip it: kubectl's YAML compresses about tenfold)"
+                )
+            sources.append(importing.read_upload(upload.file, what, max_text))
+        else:
+            sources.append(normalized_text(request.POST.get(f"{what}_yaml", "")))
+    nodes_source, pods_source = sources
+    has_pods = not isinstance(pods_source, str) or bool(pods_source.strip())
+    imported = importing.import_cluster(nodes_source, pods_source, max_bytes=max_text)
+    return board.replace_cluster(scenario, version, imported.nodes, imported.workload_yaml if has_pods else None)
 
 
 @editing

@@ -17,6 +17,8 @@ from playground.ratelimit import rate_limited
 from playground.scenarios import (
     create_scenario,
     export_document,
+    export_kubernetes,
+    export_timeline,
     fork,
     snapshot,
     validate_workload,
@@ -189,9 +191,19 @@ def fork_scenario(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def export_yaml(request: HttpRequest, slug: str) -> HttpResponse:
+    """What `kubectl apply -f` takes (the nodes and the workload's Kubernetes objects); with
+    ?part=timeline the playground's own documents (the timeline's Actions, the scheduler
+    configuration); with ?part=all the whole scenario as one file, as a version stores it."""
     scenario = get_object_or_404(Scenario, slug=slug)
-    response = HttpResponse(export_document(scenario), content_type="application/yaml; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{scenario.slug}.yaml"'
+    part = request.GET.get("part", "")
+    if part == "timeline":
+        body, name = export_timeline(scenario), f"{scenario.slug}.playground.yaml"
+    elif part == "all":
+        body, name = export_document(scenario), f"{scenario.slug}.scenario.yaml"
+    else:
+        body, name = export_kubernetes(scenario), f"{scenario.slug}.yaml"
+    response = HttpResponse(body, content_type="application/yaml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 

@@ -34,7 +34,8 @@ def too_large_message() -> str:
     return (
         f"This form sent more than {limit:g} MiB, the most a request may carry: nothing was changed."
         " For a kubectl import, strip what the scheduler never reads first, for example"
-        " `kubectl get nodes -o yaml | yq 'del(.items[].metadata.managedFields)'`, or import fewer nodes."
+        " `kubectl get nodes -o yaml | yq 'del(.items[].metadata.managedFields)'`, or send it as a file"
+        " (gzip works) rather than pasted."
     )
 
 
