@@ -14,25 +14,23 @@ instead of pods. The workers run at a lower priority (NICE) than the requests th
 import contextlib
 import hashlib
 import logging
+import multiprocessing
 import os
 import threading
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
+from multiprocessing.process import BaseProcess
 
-from playground.runs import MOST_SCALED_PODS, RUN_LIMITS, budget_scale, declared_pods
-from scheduler_core.api.manifests import load_manifests
-from scheduler_core.api.qos import qos_class
-from scheduler_core.cluster import SimulationLimitError
-from scheduler_core.controllers.base import SimulationOptions
-from scheduler_core.errors import ManifestError
-from scheduler_core.scheduler.resources import pod_requests
-from scheduler_core.simulation import Simulation
+from playground.preview_compute import PENDING_SHOWN, Limits, NodeUsage, PodView, Preview, compute, serve
+from playground.runs import RUN_LIMITS
+
+__all__ = ["PENDING_SHOWN", "NodeUsage", "PodView", "Preview", "cached", "preview"]
 
 logger = logging.getLogger(__name__)
 
 # A preview's bounds, for a scenario of up to PODS_IN_BASE_BUDGET pods and nodes; a bigger one gets
-# them in proportion (runs.budget_scale): 5,000 nodes and 50,000 pods are two minutes of CPU.
+# them in proportion (budgets.budget_scale): 5,000 nodes and 50,000 pods are two minutes of CPU.
 MAX_EVENTS = 20_000
 MAX_OBJECTS = 20_000
 MAX_CPU_SECONDS = 5.0
@@ -47,47 +45,10 @@ WAIT_SECONDS = 0.5
 CACHE_SIZE = 64
 CACHE_PODS = 100_000  # pods held by all cached previews together (what the cache costs in memory)
 NICE = 10  # the workers' scheduling priority (0 normal, 19 lowest)
-PENDING_SHOWN = 100  # pending pods listed on the board; the rest are counted
-
-
-@dataclass(slots=True)
-class PodView:
-    key: str
-    name: str
-    namespace: str
-    phase: str
-    qos: str
-    owner: str
-
-
-@dataclass(slots=True)
-class NodeUsage:
-    cpu: int = 0  # millicores requested
-    memory: int = 0
-    pods: int = 0
-    pod_views: list[PodView] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class Preview:
-    usage: dict[str, NodeUsage] = field(default_factory=dict)
-    pending: list[tuple[PodView, str]] = field(default_factory=list)  # (pod, why)
-    error: str = ""  # the workload does not load
-    stopped: str = ""  # the simulation reached one of the preview's bounds: which one
-    ready: bool = True  # False: still being computed (the board shows a placeholder)
-    queue_full: bool = False  # not even queued: every worker busy and the queue full
-
-    @property
-    def pods(self) -> int:
-        return sum(usage.pods for usage in self.usage.values()) + len(self.pending)
-
-    @property
-    def pending_shown(self) -> list[tuple[PodView, str]]:
-        return self.pending[:PENDING_SHOWN]
-
-    @property
-    def pending_more(self) -> int:
-        return max(0, len(self.pending) - PENDING_SHOWN)
+# A cluster document over this size (about 300 nodes, or a big workload) is previewed in a process
+# of its own, a sandbox: its seconds of simulation then leave the server's interpreter lock to the
+# requests. Smaller ones, the gallery's, take a few milliseconds in the worker thread itself.
+SANDBOX_BYTES = 64 * 1024
 
 
 @dataclass(slots=True)
@@ -159,12 +120,13 @@ def _work_loop() -> None:
             computations += 1
         started = time.thread_time()
         try:
-            result = _compute(job.document)
+            result, cpu = _compute(job.document)
         except Exception as error:  # an engine bug: the board says so, the worker lives on
             logger.exception("preview %s failed", job.key[:12])
-            result = Preview(error=f"internal error: {type(error).__name__}")
+            result, cpu = Preview(error=f"internal error: {type(error).__name__}"), time.thread_time() - started
         outcome = result.stopped or ("does not load" if result.error else f"{result.pods} pods")
-        logger.info("preview %s computed in %.1f s of CPU: %s", job.key[:12], time.thread_time() - started, outcome)
+        where = "in a sandbox" if len(job.document) > SANDBOX_BYTES else "in process"
+        logger.info("preview %s computed %s in %.1f s of CPU: %s", job.key[:12], where, cpu, outcome)
         with _lock:
             _store(job.key, result)
             del _jobs[job.key]
@@ -182,46 +144,60 @@ def _store(key: str, result: Preview) -> None:
         _cached_pods -= old.pods
 
 
-def _compute(document: str) -> Preview:
-    result = Preview()
-    try:
-        manifests = load_manifests(document, source="scenario")
-        declared = declared_pods(manifests)
-        within = declared <= MOST_SCALED_PODS  # past the scenario limit: the base bounds
-        options = SimulationOptions(
-            max_events=max(MAX_EVENTS, EVENTS_PER_POD * declared if within else 0),
-            max_objects=max(MAX_OBJECTS, 2 * declared if within else 0),
-            max_cpu_seconds=MAX_CPU_SECONDS * budget_scale(manifests, PODS_IN_BASE_BUDGET, MAX_BUDGET_SCALE),
+def _limits() -> Limits:
+    return Limits(
+        max_events=MAX_EVENTS,
+        max_objects=MAX_OBJECTS,
+        max_cpu_seconds=MAX_CPU_SECONDS,
+        base_pods=PODS_IN_BASE_BUDGET,
+        most_scale=MAX_BUDGET_SCALE,
+        events_per_pod=EVENTS_PER_POD,
+        run_limits=RUN_LIMITS,
+    )
+
+
+def _compute(document: str) -> tuple[Preview, float]:
+    """The preview and its CPU seconds: in this thread, or a big one in this worker's sandbox."""
+    if len(document) <= SANDBOX_BYTES:
+        return compute(document, _limits())
+    sandbox = getattr(_sandboxes, "sandbox", None)
+    if sandbox is None or not sandbox.alive():
+        sandbox = _sandboxes.sandbox = Sandbox()
+    return sandbox.compute(document, _limits())
+
+
+_sandboxes = threading.local()  # each worker thread's sandbox: one preview at a time in each
+started_sandboxes: list["Sandbox"] = []  # every one this process started (how tests find them)
+
+
+class Sandbox:
+    """A process that computes previews for one worker thread, started from a clean interpreter
+    (forkserver: the server's threads and locks are not copied into it) and ended with the server
+    (a daemon process). The thread waits on the pipe without the interpreter lock."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["playground.preview_compute"])
+        self.connection, child = context.Pipe()
+        self.process: BaseProcess = context.Process(
+            target=serve, args=(child, NICE), name="preview-sandbox", daemon=True
         )
-        simulation = Simulation(manifests, options=options)
-        simulation.run_to_end(until=0.0)
-    except ManifestError as error:
-        result.error = str(error)
-        return result
-    except SimulationLimitError as error:
-        result.stopped = f"{error} (the preview's limit). A run goes on up to its own {RUN_LIMITS}."
-        return result
-    failures: dict[str, str] = {}
-    for event in simulation.cluster.events:
-        if event.reason == "FailedScheduling":
-            failures[event.object] = event.message
-    for pod in sorted(simulation.cluster.objects("Pod"), key=lambda p: (p.namespace, p.name)):
-        owner = pod.metadata.controller_ref()
-        view = PodView(
-            pod.key,
-            pod.name,
-            pod.namespace,
-            pod.status.phase,
-            qos_class(pod),
-            f"{owner.kind}/{owner.name}" if owner else "",
-        )
-        if pod.spec.node_name:
-            usage = result.usage.setdefault(pod.spec.node_name, NodeUsage())
-            requests = pod_requests(pod)
-            usage.cpu += requests.get("cpu", 0)
-            usage.memory += requests.get("memory", 0)
-            usage.pods += 1
-            usage.pod_views.append(view)
-        else:
-            result.pending.append((view, failures.get(f"Pod/{pod.namespace}/{pod.name}", "waiting to be scheduled")))
-    return result
+        self.process.start()
+        child.close()
+        started_sandboxes.append(self)
+
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
+    def compute(self, document: str, limits: Limits) -> tuple[Preview, float]:
+        try:
+            self.connection.send((document, limits))
+            answer = self.connection.recv()
+        except (EOFError, OSError):  # the process died (out of memory, killed): the next one starts anew
+            self.process.join(timeout=1)
+            return Preview(error=f"internal error: the preview's process ended ({self.process.exitcode})"), 0.0
+        if isinstance(answer, str):
+            logger.error("preview failed in its sandbox: %s", answer)
+            return Preview(error=f"internal error: {answer.split(':', 1)[0]}"), 0.0
+        preview_result, cpu = answer
+        return preview_result, cpu

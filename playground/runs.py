@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from playground import run_states
 from playground.broadcast import send_run_batch, send_run_status
+from playground.budgets import budget_scale, declared_pods
 from playground.disruption_frames import BUDGET_KIND, EvictionCountdowns, budget_frame
 from playground.models import Run, RunEvent, Scenario
 from playground.retention import prune_scenario_runs
@@ -52,16 +53,13 @@ MAX_REPLAY_CPU_SECONDS = 30.0
 # Those budgets are for a scenario of up to this many pods and nodes; a bigger one gets them in
 # proportion (the engine's cost is about linear in the pods: 2 to 4 ms a pod at 5,000 nodes with a
 # zone spread, so 50,000 pods are minutes of CPU, as they are for a real scheduler), up to
-# MAX_BUDGET_SCALE times. Past the scenario limit the product promises (5,000 nodes, 50,000 pods),
-# a scenario gets no more than the base: a hundred million replicas stop as soon as a small one would.
+# MAX_BUDGET_SCALE times (playground/budgets.py).
 PODS_IN_BASE_BUDGET = 30_000
 MAX_BUDGET_SCALE = 5.0
-MOST_SCALED_PODS = 55_000
 RUN_LIMITS = (
     f"limits ({MIN_RUN_EVENTS:,} events or {EVENTS_PER_POD} a pod, up to {MAX_RUN_EVENTS:,}; "
     f"{MAX_RUN_CPU_SECONDS:g} s of CPU time, in proportion past {PODS_IN_BASE_BUDGET:,} pods)"
 )
-REPLICATED = ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController")
 DEFAULT_UNTIL_SECONDS = 3600.0  # a run stops after one simulated hour (CronJobs and HPAs never settle)
 BATCH_SIZE = 200
 # A long instant gives its frames every this many events, while it runs (Simulation.stream's
@@ -81,39 +79,13 @@ def run_options(manifests: list[Manifest], *, replay: bool = False) -> Simulatio
     """A run's bounds; a replay in a request has a smaller CPU budget (the bounds only abort: a
     replay that finishes gives the run's events)."""
     cpu = MAX_REPLAY_CPU_SECONDS if replay else MAX_RUN_CPU_SECONDS
-    scale = budget_scale(manifests, PODS_IN_BASE_BUDGET)
+    scale = budget_scale(manifests, PODS_IN_BASE_BUDGET, MAX_BUDGET_SCALE)
     return SimulationOptions(max_events=event_cap(manifests), max_cpu_seconds=cpu * scale)
-
-
-def budget_scale(manifests: list[Manifest], base_pods: int, most: float = MAX_BUDGET_SCALE) -> float:
-    """How many times a budget sized for `base_pods` pods and nodes this scenario gets (1 to `most`)."""
-    declared = declared_pods(manifests)
-    if declared > MOST_SCALED_PODS:
-        return 1.0
-    return min(most, max(1.0, declared / base_pods))
 
 
 def event_cap(manifests: list[Manifest]) -> int:
     """The run's event bound: EVENTS_PER_POD for each pod and node it declares, within MIN and MAX."""
     return max(MIN_RUN_EVENTS, min(MAX_RUN_EVENTS, EVENTS_PER_POD * declared_pods(manifests)))
-
-
-def declared_pods(manifests: list[Manifest]) -> int:
-    """The pods a scenario declares (Pods, the replicas of replicated workloads, a DaemonSet's pod
-    per node, a Job's parallelism), and its nodes."""
-    nodes = sum(1 for manifest in manifests if manifest.kind == "Node")
-    pods = 0
-    for manifest in manifests:
-        spec = getattr(manifest.object, "spec", None)
-        if manifest.kind == "Pod":
-            pods += 1
-        elif manifest.kind in REPLICATED:
-            pods += max(1, int(getattr(spec, "replicas", 1) or 1))
-        elif manifest.kind == "DaemonSet":
-            pods += max(1, nodes)
-        elif manifest.kind in ("Job", "CronJob"):
-            pods += max(1, int(getattr(spec, "parallelism", 1) or 1))
-    return pods + nodes
 
 
 def pod_frame(pod: Pod) -> dict[str, Any]:

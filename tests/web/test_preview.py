@@ -137,7 +137,7 @@ def test_an_edit_shows_the_placement_before_it_marked_updating_until_its_own_is_
     release = threading.Event()
     real_compute = preview._compute
 
-    def slow_compute(document: str) -> preview.Preview:
+    def slow_compute(document: str) -> tuple[preview.Preview, float]:
         release.wait(30)  # the edit's preview takes its time
         return real_compute(document)
 
