@@ -2,7 +2,7 @@
 the gate every edit goes through (the editor's secret, then the version the form was made at)."""
 
 from collections.abc import Callable
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from playground.board_dots import dots_document, drawn_on_canvas
 from playground.broadcast import notify_scenario_changed
 from playground.models import Scenario, ScenarioVersion
-from playground.preview import WAIT_SECONDS, Preview, cached, preview
+from playground.preview import SANDBOX_BYTES, WAIT_SECONDS, Preview, cached, preview
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
     DEFAULT_CAPACITY,
@@ -79,7 +79,7 @@ def editable_slugs(request: HttpRequest) -> list[str]:
 
 def board_context(request: HttpRequest, scenario: Scenario, message: str = "", error: str = "") -> dict[str, Any]:
     nodes = list(scenario.nodes.all())
-    version = snapshot(scenario)  # content-addressed: the same content is the same version
+    version = snapshot(scenario, nodes=nodes)  # content-addressed: the same content is the same version
     # Computed off the request, single-flight; not ready yet, the board shows "Placing pods…".
     placement, updating = _placement(scenario, version)
     asked = request.GET.get("view") or request.POST.get("view") or ""
@@ -139,6 +139,8 @@ def _placement(scenario: Scenario, version: ScenarioVersion) -> tuple[Preview, b
     shown = cached(earlier.cluster_document) if earlier is not None else None
     if shown is not None and shown.ready and not shown.error and not shown.stopped:
         return shown, True
+    if len(document) > SANDBOX_BYTES:  # a big cluster's preview takes seconds: the board polls for it
+        return preview(document, wait=0), False
     return preview(document, wait=WAIT_SECONDS - QUICK_WAIT_SECONDS), False
 
 
@@ -181,21 +183,29 @@ def _matches(node: Any, query: str) -> bool:
     return any(needle in text.lower() for text in haystack)
 
 
-def _card(node: Any, placement: Any) -> dict[str, Any]:
+@lru_cache(maxsize=4096)
+def _amount(resource: str, text: str) -> int:
+    """A quantity's value (millicores for cpu); memoized: 5,000 nodes mostly share a few sizes, and
+    parsing one is most of a card's cost."""
     from scheduler_core.api import quantity
 
+    try:
+        return quantity.milli_value(text) if resource == "cpu" else quantity.value(text)
+    except Exception:  # the board only stores values the engine accepted; be safe anyway
+        return 0
+
+
+@lru_cache(maxsize=4096)
+def _readable(resource: str, text: str) -> str:
+    return readable_quantity(resource, text)
+
+
+def _card(node: Any, placement: Any) -> dict[str, Any]:
     usage = placement.usage.get(node.name)
     capacity = node.allocatable or node.capacity  # what pods fit into (empty allocatable: the capacity)
 
     def amount(name: str) -> int:
-        try:
-            return (
-                quantity.milli_value(capacity.get(name, "0"))
-                if name == "cpu"
-                else quantity.value(capacity.get(name, "0"))
-            )
-        except Exception:  # the board only stores values the engine accepted; be safe anyway
-            return 0
+        return _amount(name, str(capacity.get(name, "0")))
 
     bars = []
     for name, used in (
@@ -211,7 +221,7 @@ def _card(node: Any, placement: Any) -> dict[str, Any]:
                 "total": total,
                 "percent": min(100, round(100 * used / total)) if total else (100 if used else 0),
                 "used_text": _format(name, used) if placement.ready else "…",  # not placed yet
-                "total_text": readable_quantity(name, capacity.get(name, "0")),
+                "total_text": _readable(name, str(capacity.get(name, "0"))),
             }
         )
     toggle = "uncordon" if node.unschedulable else "cordon"
