@@ -11,7 +11,9 @@ from playground.models import Node, Scenario
 from playground.scenarios import (
     DEFAULT_CAPACITY,
     HOSTNAME_LABEL,
+    MAX_IMPORT_WORKLOAD_BYTES,
     MAX_NODES,
+    MAX_WORKLOAD_BYTES,
     InvalidEdit,
     StaleEdit,
     bump,
@@ -281,7 +283,9 @@ def remove_taint(scenario: Scenario, version: int, node_id: int, key: str, effec
 
 
 def set_workload(scenario: Scenario, version: int, workload_yaml: str) -> Scenario:
-    problems = validate_workload(workload_yaml)
+    # A workload an import made larger than a typed one may be edited within the import bound.
+    imported = len(scenario.workload_yaml.encode()) > MAX_WORKLOAD_BYTES
+    problems = validate_workload(workload_yaml, MAX_IMPORT_WORKLOAD_BYTES if imported else MAX_WORKLOAD_BYTES)
     if problems:
         first = problems[0]
         where = f"line {first.line}: " if first.line else ""

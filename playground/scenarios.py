@@ -167,9 +167,11 @@ def export_timeline(scenario: Scenario) -> str:
     return "---\n".join(playground)
 
 
-def validate_workload(text: str) -> list[ValidationProblem]:
-    if len(text.encode()) > MAX_WORKLOAD_BYTES:
-        return [ValidationProblem(f"the YAML is larger than {MAX_WORKLOAD_BYTES // 1024} KiB")]
+def validate_workload(text: str, limit: int = MAX_WORKLOAD_BYTES) -> list[ValidationProblem]:
+    """The engine's problems with a workload; `limit` is MAX_WORKLOAD_BYTES for a typed one,
+    MAX_IMPORT_WORKLOAD_BYTES for the edit of one an import made larger."""
+    if len(text.encode()) > limit:
+        return [ValidationProblem(f"the YAML is larger than {_size(limit)}")]
     try:
         manifests = load_manifests(text, source="workload")
     except ManifestError as error:

@@ -10,7 +10,7 @@ from playground import importing
 from playground.models import Node, Scenario
 from playground.scenarios import create_scenario, export_document, export_kubernetes, export_timeline
 from scheduler_core.api.manifests import load_manifests
-from tests.web.kubectl_output import nodes_yaml
+from tests.web.kubectl_output import nodes_yaml, pods_yaml
 
 pytestmark = pytest.mark.django_db
 
@@ -128,3 +128,18 @@ def test_board_edits_keep_allocatable_coherent(scenario):
     scenario = board.set_capacity(scenario, scenario.version, big.pk, {"memory": "31482236Ki"})
     big.refresh_from_db()
     assert big.allocatable == {}  # the same as capacity again
+
+
+def test_an_imported_workload_larger_than_a_typed_one_stays_editable():
+    from playground import board
+    from playground.scenarios import MAX_WORKLOAD_BYTES, InvalidEdit
+
+    imported = importing.import_cluster(nodes_yaml(10), pods_yaml(800, 10))
+    assert len(imported.workload_yaml) > MAX_WORKLOAD_BYTES
+    created, _ = create_scenario("big", nodes=imported.nodes, workload_yaml=imported.workload_yaml)
+    edited = imported.workload_yaml.replace("cpu: 250m", "cpu: 200m", 1)
+    created = board.set_workload(created, created.version, edited)
+    assert created.workload_yaml == edited
+    typed, _ = create_scenario("typed")
+    with pytest.raises(InvalidEdit, match="larger than 256 KiB"):
+        board.set_workload(typed, typed.version, edited)
