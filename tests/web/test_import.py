@@ -304,3 +304,11 @@ def test_the_compact_workload_reads_back_as_the_cleaned_pods():
     assert text.count("\n") == 3
     assert list(yaml.safe_load_all(text)) == pods
     assert text.startswith('--- {apiVersion: v1, kind: Pod, metadata: {name: a, labels: {v: "true"')
+
+
+def test_the_page_offers_files_and_says_an_import_is_under_way(client, editable):
+    page = client.get(reverse("scenario", args=[editable.slug])).content.decode()
+    assert 'name="nodes_file"' in page and 'name="pods_file"' in page
+    assert 'hx-encoding="multipart/form-data"' in page and 'enctype="multipart/form-data"' in page
+    assert "Importing…" in page and 'hx-indicator="find .import-progress"' in page
+    assert f'href="/s/{editable.slug}/export.yaml?part=timeline"' in page
