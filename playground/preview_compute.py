@@ -93,7 +93,9 @@ def _simulate(document: str, limits: Limits) -> Preview:
         options = SimulationOptions(
             max_events=max(limits.max_events, limits.events_per_pod * declared if within else 0),
             max_objects=max(limits.max_objects, 2 * declared if within else 0),
-            max_cpu_seconds=limits.max_cpu_seconds * budget_scale(manifests, limits.base_pods, limits.most_scale),
+            max_cpu_seconds=round(
+                limits.max_cpu_seconds * budget_scale(manifests, limits.base_pods, limits.most_scale), 1
+            ),
         )
         simulation = Simulation(manifests, options=options)
         simulation.run_to_end(until=0.0)

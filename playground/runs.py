@@ -80,7 +80,7 @@ def run_options(manifests: list[Manifest], *, replay: bool = False) -> Simulatio
     replay that finishes gives the run's events)."""
     cpu = MAX_REPLAY_CPU_SECONDS if replay else MAX_RUN_CPU_SECONDS
     scale = budget_scale(manifests, PODS_IN_BASE_BUDGET, MAX_BUDGET_SCALE)
-    return SimulationOptions(max_events=event_cap(manifests), max_cpu_seconds=cpu * scale)
+    return SimulationOptions(max_events=event_cap(manifests), max_cpu_seconds=round(cpu * scale, 2))
 
 
 def event_cap(manifests: list[Manifest]) -> int:
