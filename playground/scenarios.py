@@ -17,9 +17,9 @@ from scheduler_core.errors import ManifestError
 MAX_NODES = 5000  # the size of upstream scheduler_perf and of large production clusters (#14)
 MAX_WORKLOAD_BYTES = 256 * 1024  # a workload typed or pasted in the editor
 # An imported cluster's bound pods, one line each (importing.compact_workload): a cleaned pod is
-# 250-500 bytes, so 50,000 plain ones fit. The engine parses at most 24 MiB a run
-# (yaml_loader.MAX_YAML_BYTES), a 5,000-node board's 2-3 MiB included.
-MAX_IMPORT_WORKLOAD_BYTES = 20 * 2**20
+# 250-550 bytes, so 50,000 fit unless most carry affinities. The engine parses at most 24 MiB a
+# run (yaml_loader.MAX_YAML_BYTES), and a 5,000-node board takes about 4 MiB of that.
+MAX_IMPORT_WORKLOAD_BYTES = 19 * 2**20
 # A scenario's history is bounded (every edit stores a whole version); a fork starts a fresh one.
 MAX_VERSIONS = 1000
 # The YAML its versions store (documents, workloads, configurations): an imported 5,000-node,
