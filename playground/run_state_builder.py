@@ -3,15 +3,17 @@ a run executed by a worker process, before a restart, or dropped from run_states
 from its start inside the explain request, about 10 s at 500 nodes / 5,000 pods).
 
 A request asks `state(run)`: the kept run (playground/run_states.py) if there is one; else, for a
-run of few frames (INLINE_FRAMES), nothing, and it replays inline as before (cheap); else a replay of
-the run to its end is queued, which `remember`s it, and the request waits for it briefly
-(WAIT_SECONDS) then answers "preparing", and asks again later. The replays work as previews do
-(playground/preview.py): daemon threads at a lower priority (NICE), at most WORKERS at once and
-QUEUE_SIZE waiting (past it a request is told to come back, nothing is queued), each run once
-however many ask for it (single flight, by run_states.RunKey). A replay has the run's own CPU
-budget (it holds no request), and is checked against the stored run: as many frames, the same
-last one; one that differs, or stops at a bound, is remembered as failed (FAILED_KEPT of them)
-and its message given to whoever asks, so a poll never starts it again.
+run of few frames (INLINE_FRAMES), nothing, and it replays inline as before (cheap); else a replay
+of the run to its end is queued, which `remember`s it. The request that queued it waits for it
+briefly (WAIT_SECONDS), then answers "preparing" and asks again later; a poll does not wait.
+
+The replays work as previews do (playground/preview.py): daemon threads at a lower priority
+(NICE), at most WORKERS at once and QUEUE_SIZE waiting (past it a request is told to come back,
+nothing is queued), each run once however many ask for it (single flight, by run_states.RunKey).
+A replay has the run's own CPU budget (it holds no request), and is checked against the stored
+run: as many frames, the same last one. One that differs, or stops at a bound, is remembered as
+failed (FAILED_KEPT of them) and its message given to whoever asks, so a poll never starts it
+again.
 
 The worker never touches the database: the request gives it the version's documents, the seed
 and the stored run's frame count and last frame.
@@ -100,6 +102,7 @@ def state(run: Run, wait: float | None = None) -> State:
         job = _jobs.get(key)
     if failed is not None:
         return State(error=failed)
+    started = False  # a request that joins a replay under way (a poll) does not wait for it
     if job is None:
         if run.status != Run.Status.FINISHED:  # an unfinished run has no end to replay to
             return State()
@@ -107,36 +110,41 @@ def state(run: Run, wait: float | None = None) -> State:
         frames, last_frame = last if last else (0, None)
         if frames <= INLINE_FRAMES:
             return State(frames=frames)
-        job, queue_full = _submit(key, run, frames, last_frame)
-        if queue_full:
+        outcome, job = _submit(key, run, frames, last_frame)
+        if outcome == "full":
             return State(preparing=True, queue_full=True, frames=frames)
-    assert job is not None
-    job.done.wait(WAIT_SECONDS if wait is None else wait)
+        started = outcome == "queued"
+    if job is not None and started:
+        job.done.wait(WAIT_SECONDS if wait is None else wait)
     kept = run_states.finished_run(key)
     if kept is not None:
-        return State(kept=kept, frames=job.frames)
+        return State(kept=kept, frames=job.frames if job else 0)
     with _lock:
         failed = _failed.get(key)
     if failed is not None:
         return State(error=failed)
-    return State(preparing=True, frames=job.frames)
+    return State(preparing=True, frames=job.frames if job else 0)
 
 
-def _submit(key: run_states.RunKey, run: Run, frames: int, last_frame: Any) -> tuple[_Job | None, bool]:
-    """The run's job, queued now or by another request meanwhile; (None, True) when the queue is full."""
+def _submit(key: run_states.RunKey, run: Run, frames: int, last_frame: Any) -> tuple[str, _Job | None]:
+    """Queues the run's replay ("queued"), or finds it queued by another request meanwhile
+    ("joined"), or ended meanwhile ("ended": kept or failed), or the queue full ("full")."""
     with _lock:
         job = _jobs.get(key)
         if job is not None:
-            return job, False
+            return "joined", job
+        # A worker remembers the run before it forgets the job: no job and not kept means not ended.
+        if key in _failed or run_states.finished_run(key) is not None:
+            return "ended", None
         if len(_queue) >= QUEUE_SIZE:
-            return None, True
+            return "full", None
         version = run.version
         job = _Job(key, version.cluster_document, version.scheduler_config_yaml, run.seed, frames, last_frame)
         _jobs[key] = job
         _queue.append(job)
         _start_workers()
         _work.notify()
-    return job, False
+    return "queued", job
 
 
 def busy() -> int:
