@@ -97,10 +97,18 @@ def node_fields(node: Node) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------- documents
 
+_DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def _dump(manifest: dict[str, Any]) -> str:
+    """yaml.safe_dump's text, emitted by libyaml (the same bytes, four times faster: a version's
+    document for 5,000 nodes is written on every edit)."""
+    return yaml.dump(manifest, Dumper=_DUMPER, sort_keys=False)
+
 
 def export_document(scenario: Scenario) -> str:
     """The whole scenario as one multi-document YAML: nodes, then the workload, then the config."""
-    parts = [yaml.safe_dump(node_manifest(node), sort_keys=False) for node in scenario.nodes.all()]
+    parts = [_dump(node_manifest(node)) for node in scenario.nodes.all()]
     document = "---\n".join(parts)
     if scenario.workload_yaml.strip():
         document += ("---\n" if document else "") + scenario.workload_yaml.strip() + "\n"
@@ -123,6 +131,9 @@ def _split_documents(text: str) -> tuple[list[str], list[str]]:
     kubernetes: list[str] = []
     playground: list[str] = []
     for chunk in _chunks(text):
+        if PLAYGROUND_API not in chunk:  # its apiVersion cannot be the playground's: no need to parse it
+            kubernetes.append(chunk)
+            continue
         try:
             data = yaml.load(chunk, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except yaml.YAMLError:
@@ -153,7 +164,7 @@ def _chunks(text: str) -> list[str]:
 def export_kubernetes(scenario: Scenario) -> str:
     """What `kubectl apply -f` takes: the nodes (capacity and allocatable as they are), then the
     workload's Kubernetes objects; the timeline and anything else playground-only is left out."""
-    parts = [yaml.safe_dump(node_manifest(node), sort_keys=False) for node in scenario.nodes.all()]
+    parts = [_dump(node_manifest(node)) for node in scenario.nodes.all()]
     kubernetes, _ = _split_documents(scenario.workload_yaml)
     return "---\n".join(parts + kubernetes)
 
