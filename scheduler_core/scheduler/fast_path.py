@@ -41,7 +41,6 @@ from scheduler_core.scheduler.framework import (
     Code,
     CycleState,
     NodePluginScores,
-    NodeScore,
     SchedulingError,
     Status,
     error,
@@ -769,12 +768,9 @@ class FastPath:
     ) -> list[int] | None:
         """PodTopologySpread's Score column and its NormalizeScore."""
         raw = plugin.score_nodes(state, nodes)
-        if raw is None:
-            return None
-        scores = [NodeScore(node.node.name, value) for node, value in zip(nodes, raw, strict=True)]
-        if plugin.name in self.framework._normalizing and not plugin.normalize_score(state, pod, scores).is_success:
-            return None
-        return [entry.score for entry in scores]
+        if raw is None or plugin.name not in self.framework._normalizing:
+            return raw
+        return plugin.normalize_column(state, nodes, raw)
 
 
 def _in_range(column: list[int]) -> bool:

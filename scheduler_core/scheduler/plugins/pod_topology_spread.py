@@ -468,6 +468,27 @@ class PodTopologySpread:
             for node, total in zip(nodes, totals, strict=True)
         ]
 
+    def normalize_column(self, state: CycleState, nodes: Sequence[NodeInfo], raw: list[int]) -> list[int] | None:
+        """normalize_score on a column of scores (score_nodes' order), without a NodeScore per node:
+        the same numbers (None without the PreScore state)."""
+        s: PreScoreState | None = state.get(PRE_SCORE_KEY)
+        if s is None:
+            return None
+        ignored = s.ignored_nodes
+        kept = [score for node, score in zip(nodes, raw, strict=True) if node.name not in ignored] if ignored else raw
+        lowest = min(kept, default=2**63 - 1)
+        highest = max(kept, default=0)
+        if highest == 0:
+            column = [MAX_NODE_SCORE] * len(raw)
+        else:
+            top = highest + lowest
+            column = [MAX_NODE_SCORE * (top - score) // highest for score in raw]
+        if ignored:
+            for position, node in enumerate(nodes):
+                if node.name in ignored:
+                    column[position] = 0
+        return column
+
     def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
         """Fewer matching pods score higher; ignored nodes get 0 and stay out of min and max."""
         s: PreScoreState | None = state.get(PRE_SCORE_KEY)
