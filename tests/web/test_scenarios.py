@@ -210,6 +210,22 @@ def test_template_adds_nodes_per_zone(client, editable):
     assert zoned == 3
 
 
+def test_a_template_adds_a_thousand_nodes_at_once_with_free_names(client, editable):
+    url = reverse("add-nodes-template", args=[editable.slug])
+    post_board(client, editable, url, zones="a", per_zone=1, cpu="2", memory="8Gi", pods="50")  # node-a-1 taken
+    editable.refresh_from_db()
+    response = post_board(client, editable, url, zones="a,b", per_zone=500, cpu="4", memory="16Gi", pods="110")
+    assert response.status_code == 200
+    names = list(editable.nodes.values_list("name", flat=True))
+    assert len(names) == 3 + 1 + 1000 and len(set(names)) == len(names)
+    assert "node-a-1-2" in names and "node-b-500" in names  # a taken name gets a suffix, as one node does
+    positions = list(editable.nodes.values_list("position", flat=True))
+    assert positions == sorted(positions) and len(set(positions)) == len(positions)
+    editable.refresh_from_db()
+    refused = post_board(client, editable, url, zones="a,b", per_zone=501, cpu="4", memory="16Gi", pods="110")
+    assert "a template adds at most 1000 nodes at once" in refused.content.decode()
+
+
 def test_gallery_loads_idempotently_and_can_be_opened_as_a_copy(client):
     call_command("load_gallery")
     call_command("load_gallery")
