@@ -16,7 +16,8 @@ const PENDING_COLOR = "#d97706";
 const CORDON_COLOR = "#b45309";
 
 let board = null; // {root, data, groups: [{canvas, nodes}], byName, size, gap, perRow}
-let run = null; // the last run:rendered detail while the run is shown
+let run = null; // the run:rendered detail the board shows (null: the saved scenario)
+let lastRun = null; // the player's last detail, shown again by "Back to the run"
 const runPods = new Map(); // node name -> Map(pod key -> pod frame)
 let verdicts = new Map(); // node name -> true (fits) | false (blocked), from the explanation shown
 let current = { group: 0, index: 0 }; // where the stand-in button is
@@ -397,13 +398,15 @@ function adoptRunNodes(detail) {
 
 document.addEventListener("run:rendered", (event) => {
   let changed = track(event.detail);
-  run = event.detail;
+  lastRun = event.detail;
   if (!board?.root.isConnected) return;
   if (adoptRunNodes(event.detail)) { layout(); changed = null; }
   // run-board.js marks the board as showing the run; while the saved scenario is shown, it is left alone.
   requestAnimationFrame(() => {
-    if (!boardElement()?.classList.contains("run-shown")) return;
-    if (changed) drawNames(changed);
+    if (!boardElement()?.classList.contains("run-shown")) { run = null; return; }
+    const wasShown = run !== null;
+    run = lastRun;
+    if (changed && wasShown) drawNames(changed);
     else drawAll();
   });
 });
@@ -411,7 +414,8 @@ document.addEventListener("run:rendered", (event) => {
 document.addEventListener("click", (event) => {
   const toggle = event.target.closest?.("[data-board-show]");
   if (!toggle || !board) return;
-  if (toggle.dataset.boardShow === "run" && run) requestAnimationFrame(drawAll);
+  if (toggle.dataset.boardShow === "run" && lastRun) requestAnimationFrame(() => { run = lastRun; drawAll(); });
+  if (toggle.dataset.boardShow === "saved") run = null;
 });
 
 document.addEventListener("pointermove", follow);

@@ -120,4 +120,12 @@ def test_a_run_is_drawn_on_the_canvas_and_axe_finds_nothing(page: Page, session_
     page.wait_for_timeout(500)  # the last frame's drawing
     drawn = page.evaluate(PENDING_PIXELS)
     assert saved > 1500 and drawn < saved / 20, (saved, drawn)  # the run's Running pods, not the saved ones
+    page.get_by_role("button", name="Show the saved scenario").click()
+    expect(page.locator("#board")).not_to_have_class(re.compile(r"\brun-shown\b"))
+    expect(page.get_by_role("button", name="Back to the run")).to_be_visible()
+    page.wait_for_timeout(500)
+    assert page.evaluate(PENDING_PIXELS) > saved / 2  # the saved preview again
+    page.get_by_role("button", name="Back to the run").click()
+    page.wait_for_timeout(500)
+    assert page.evaluate(PENDING_PIXELS) < saved / 20  # and the run again
     axe.assert_no_violations(page)
