@@ -77,7 +77,11 @@ def editable_slugs(request: HttpRequest) -> list[str]:
     return held[::-1]
 
 
-def board_context(request: HttpRequest, scenario: Scenario, message: str = "", error: str = "") -> dict[str, Any]:
+def board_context(
+    request: HttpRequest, scenario: Scenario, message: str = "", error: str = "", *, only_node: str | None = None
+) -> dict[str, Any]:
+    """The board's context; with `only_node`, the cards of that node alone (a tile or dot opened:
+    one card, not 5,000 of them)."""
     nodes = list(scenario.nodes.all())
     version = snapshot(scenario, nodes=nodes)  # content-addressed: the same content is the same version
     # Computed off the request, single-flight; not ready yet, the board shows "Placing pods…".
@@ -89,7 +93,7 @@ def board_context(request: HttpRequest, scenario: Scenario, message: str = "", e
     group_by = _group_key(request, keys, density)
     then_by = request.GET.get("then") or request.POST.get("then") or ""
     query = (request.GET.get("q") or "").strip()[:100]
-    cards = [_card(node, placement) for node in nodes]
+    cards = [_card(node, placement) for node in nodes if only_node is None or node.name == only_node]
     if query and view == "table":
         cards = [card for card in cards if _matches(card["node"], query)]
     grouped_by = {key for key in (group_by, then_by if group_by else "") if key}

@@ -76,8 +76,8 @@ def scenario_page(request: HttpRequest, slug: str) -> HttpResponse:
 @never_cache
 def board_partial(request: HttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
-    context = board_context(request, scenario)
     node = request.GET.get("node")
+    context = board_context(request, scenario, only_node=node)
     if node is not None:  # a compact tile opened: that node as a full card, with its controls
         card = next((card for card in context["cards"] if card["node"].name == node), None)
         if card is None:
