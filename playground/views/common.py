@@ -117,6 +117,7 @@ def board_context(
         "topology_keys": keys,
         "placement": placement,
         "updating": updating,
+        "poll_seconds": poll_seconds(len(nodes), placement.queue_full),
         "message": message,
         "error": error,
         "retitled": request.method == "POST" and "title" in request.POST and not error,
@@ -146,6 +147,18 @@ def _placement(scenario: Scenario, version: ScenarioVersion) -> tuple[Preview, b
     if len(document) > SANDBOX_BYTES:  # a big cluster's preview takes seconds: the board polls for it
         return preview(document, wait=0), False
     return preview(document, wait=WAIT_SECONDS - QUICK_WAIT_SECONDS), False
+
+
+def poll_seconds(node_count: int, queue_full: bool) -> int:
+    """How long the board waits before asking again for its preview: every ask renders the whole
+    board (0.5 s of the server at 5,000 nodes, whose preview takes minutes), so a big board asks
+    less often; a full queue, later still."""
+    if queue_full:
+        return 3 if node_count <= CANVAS_POLL_FROM else 10
+    return 1 if node_count <= CANVAS_POLL_FROM else 5
+
+
+CANVAS_POLL_FROM = 600  # as playground.board_dots.DOM_DOTS_UP_TO: the boards that take long
 
 
 # How the board draws nodes: rich cards, compact tiles (name, thin bars, pods as squares), dots

@@ -88,3 +88,10 @@ def test_5000_nodes_are_a_page_well_under_a_megabyte_packed(client):
     assert sum(len(group["nodes"]) for group in data["groups"]) == 5000
     assert len(packed.content) < 1_000_000 and len(html) < 2_000_000
     assert html.count("<") < 3_000  # elements: the page's own, not one per node
+    assert 'data-testid="placing-pods"' in html and 'hx-trigger="load delay:5s"' in html  # asks less often
+
+
+def test_a_small_board_asks_for_its_placement_every_second(client):
+    scenario, _ = create_scenario("Small", nodes=zoned_nodes(600), workload_yaml=deployment_yaml(3000))
+    html = client.get(reverse("scenario", args=[scenario.slug])).content.decode()
+    assert 'data-testid="placing-pods"' in html and 'hx-trigger="load delay:1s"' in html
