@@ -338,7 +338,7 @@ def page_context(request: HttpRequest, scenario: Scenario) -> dict[str, Any]:
         else "",
         "live_url": request.build_absolute_uri(reverse("scenario", args=[scenario.slug])),
         "default_capacity": DEFAULT_CAPACITY,
-        "validate_url": reverse("validate"),
+        "validate_url": reverse("validate") + "?scenario=" + scenario.slug,
     }
 
 

@@ -15,6 +15,8 @@ from playground import runs
 from playground.models import Run, Scenario, ScenarioVersion
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
+    MAX_IMPORT_WORKLOAD_BYTES,
+    MAX_WORKLOAD_BYTES,
     create_scenario,
     export_document,
     export_kubernetes,
@@ -211,7 +213,11 @@ def export_yaml(request: HttpRequest, slug: str) -> HttpResponse:
 @rate_limited("validate")
 def validate(request: HttpRequest) -> JsonResponse:
     text = request.POST.get("yaml", "")
-    problems = validate_workload(text)
+    # The editor of a scenario whose workload an import made bigger than a typed one may be is
+    # checked against the import's bound, as its save is (board.set_workload).
+    scenario = Scenario.objects.filter(slug=request.GET.get("scenario", "")[:16]).only("workload_yaml").first()
+    imported = scenario is not None and len(scenario.workload_yaml.encode()) > MAX_WORKLOAD_BYTES
+    problems = validate_workload(text, MAX_IMPORT_WORKLOAD_BYTES if imported else MAX_WORKLOAD_BYTES)
     return JsonResponse({"ok": not problems, "problems": [p.as_dict() for p in problems]})
 
 

@@ -12,6 +12,10 @@
 // Without the bundle (or without JS modules) the textarea is the editor, with a plain line-number gutter.
 
 const VALIDATE_DELAY_MS = 400;
+// An imported cluster's workload is megabytes: it is sent for validation after a longer pause.
+const BIG_TEXT = 256 * 1024;
+const BIG_TEXT_DELAY_MS = 2000;
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const INDENT = "  ";
 
 const form = document.getElementById("workload-form");
@@ -168,6 +172,10 @@ async function mountCodeMirror() {
     const initial = firstRun;
     firstRun = false;
     if (initial && !text.trim()) return [];
+    if (text.length > BIG_TEXT && !initial) {
+      await pause(BIG_TEXT_DELAY_MS);
+      if (view.state.doc !== doc) return []; // typed on meanwhile: the newer text is validated instead
+    }
     let result;
     try {
       result = await requestValidation(text);

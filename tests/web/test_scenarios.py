@@ -171,6 +171,23 @@ def test_huge_yaml_is_refused_quickly(client):
     assert "larger than" in result["problems"][0]["message"]
 
 
+def test_the_editor_of_an_imported_workload_checks_it_against_the_import_bound(client, editable):
+    from playground.scenarios import MAX_WORKLOAD_BYTES
+
+    pod = "--- {{apiVersion: v1, kind: Pod, metadata: {{name: p{}}}, spec: {{containers: [{{name: c, image: i}}]}}}}\n"
+    pods = "".join(pod.format(index) for index in range(4000))
+    assert len(pods) > MAX_WORKLOAD_BYTES
+    url = reverse("validate") + f"?scenario={editable.slug}"
+    typed = client.post(url, {"yaml": pods}).json()
+    assert typed["ok"] is False and "larger than 256 KiB" in typed["problems"][0]["message"]  # typed: 256 KiB
+    editable.workload_yaml = pods  # as an import leaves it
+    editable.save()
+    imported = client.post(url, {"yaml": pods + pod.format("new")}).json()
+    assert imported == {"ok": True, "problems": []}
+    page = client.get(reverse("scenario", args=[editable.slug])).content.decode()
+    assert f'data-validate-url="{reverse("validate")}?scenario={editable.slug}"' in page
+
+
 def test_forking_a_version_makes_an_independent_scenario_that_remembers_its_origin(client, editable):
     version = editable.versions.get()
     response = client.post(reverse("fork-version", args=[version.permalink]))
