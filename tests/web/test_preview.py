@@ -81,7 +81,8 @@ def test_a_preview_past_its_event_bound_names_the_limit_instead_of_pods(monkeypa
     result = finished(cluster(100_000_000), timeout=120.0)
     assert result.stopped == (
         "the run produced more than 20000 events (the preview's limit)."
-        " A run goes on up to its own limits (20,000 events or 20 a pod, up to 2,000,000; 120 s of CPU time, in proportion past 30,000 pods)."
+        " A run goes on up to its own limits (20,000 events or 20 a pod, up to 2,000,000;"
+        " 120 s of CPU time, in proportion past 30,000 pods)."
     )
     assert result.usage == {} and result.pending == []
 
