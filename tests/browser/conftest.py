@@ -18,7 +18,9 @@ def session_server(tmp_path_factory: pytest.TempPathFactory, collected_static: P
     the static files collected (before it starts, so that it need not)."""
     # Rate limits off: every test shares 127.0.0.1 and together they start far more runs than one
     # person may. tests/web checks the limits; test_rate_limits.py shows a 429 in the page.
-    env = server_environment(tmp_path_factory.mktemp("server-var"), RATE_LIMITS="0")
+    # The form limit at Django's default (the app's is 32 MiB, for imports): test_form_limits.py
+    # pastes text over it, which a browser does in a moment at 2.5 MiB.
+    env = server_environment(tmp_path_factory.mktemp("server-var"), RATE_LIMITS="0", UPLOAD_MAX_BYTES="2621440")
     manage(env, "migrate", "--noinput")
     manage(env, "load_gallery")
     server = DaphneServer(env)

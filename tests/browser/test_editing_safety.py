@@ -62,7 +62,8 @@ def new_scenario_with_deployment(page: Page, server_url: str) -> str:
 
 def saved_workload(server_url: str, scenario_url: str) -> str:
     slug = scenario_url.rstrip("/").split("/s/")[1].split("?")[0]
-    with urllib.request.urlopen(f"{server_url}/s/{slug}/export.yaml") as response:
+    # The whole scenario: the default export is the Kubernetes objects alone, without the timeline.
+    with urllib.request.urlopen(f"{server_url}/s/{slug}/export.yaml?part=all") as response:
         return response.read().decode()
 
 

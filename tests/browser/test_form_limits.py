@@ -9,7 +9,7 @@ from tests.browser.test_board import node_card, open_gallery_copy
 pytestmark = pytest.mark.browser
 
 PASTE = "(area, text) => { area.value = text; area.dispatchEvent(new Event('input', {bubbles: true})); }"
-LIMIT = 2_621_440  # Django's default DATA_UPLOAD_MAX_MEMORY_SIZE, as the test servers run
+LIMIT = 2_621_440  # Django's default DATA_UPLOAD_MAX_MEMORY_SIZE, as the session server runs (conftest.py)
 
 
 def test_an_import_too_large_to_send_keeps_the_pasted_text_and_says_why(page: Page, server_url: str):

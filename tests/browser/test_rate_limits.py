@@ -41,7 +41,7 @@ def test_a_refused_validation_says_so_in_the_editor_instead_of_offline(page: Pag
     refused = too_many_requests(request, "validate", 4.2)  # the JSON the server answers over its limit
     open_gallery_copy(page, server_url)
     page.route(
-        "**/validate",
+        "**/validate?*",  # the editor names its scenario: /validate?scenario=<slug>
         lambda route: route.fulfill(status=429, headers=dict(refused.items()), body=refused.content),
     )
     page.locator("#workload-form .cm-content").fill("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n")
