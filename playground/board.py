@@ -191,23 +191,24 @@ def delete_node(scenario: Scenario, version: int, node_id: int) -> Scenario:
     return edit(scenario, version, change)
 
 
+def _with_amounts(amounts: dict[str, str], edit: dict[str, str]) -> dict[str, str]:
+    """`amounts` with the edit's values set (an empty value removes the resource)."""
+    result = dict(amounts)
+    for name, value in edit.items():
+        if value.strip():
+            result[name] = value.strip()
+        else:
+            result.pop(name, None)
+    return result
+
+
 def set_capacity(scenario: Scenario, version: int, node_id: int, capacity: dict[str, str]) -> Scenario:
     def change(locked: Scenario) -> None:
         node = _node(locked, node_id)
-        updated = dict(node.capacity)
-        for name, value in capacity.items():
-            if value.strip():
-                updated[name] = value.strip()
-            else:
-                updated.pop(name, None)
+        updated = _with_amounts(node.capacity, capacity)
         node.capacity = updated
         if node.allocatable:  # an imported node's allocatable follows the edit: what pods fit into
-            allocatable = dict(node.allocatable)
-            for name, value in capacity.items():
-                if value.strip():
-                    allocatable[name] = value.strip()
-                else:
-                    allocatable.pop(name, None)
+            allocatable = _with_amounts(node.allocatable, capacity)
             node.allocatable = {} if allocatable == updated else allocatable
         _save(node)
 

@@ -11,17 +11,16 @@ Each simulation is bounded (events, objects, CPU seconds): past a bound the boar
 instead of pods. The workers run at a lower priority (NICE) than the requests they serve.
 """
 
-import contextlib
 import hashlib
 import logging
 import multiprocessing
-import os
 import threading
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 
+from playground.background import keep_workers, lower_priority
 from playground.preview_compute import PENDING_SHOWN, Limits, NodeUsage, PodView, Preview, compute, serve
 from playground.runs import RUN_LIMITS
 
@@ -100,18 +99,12 @@ def cached(document: str) -> Preview | None:
 
 def _start_workers() -> None:
     """Called with the lock held: the pool starts with the first preview (and replaces a dead worker)."""
-    _workers[:] = [thread for thread in _workers if thread.is_alive()]
-    while len(_workers) < WORKERS:
-        thread = threading.Thread(target=_work_loop, name=f"preview-{len(_workers) + 1}", daemon=True)
-        _workers.append(thread)
-        thread.start()
+    keep_workers(_workers, WORKERS, _work_loop, "preview")
 
 
 def _work_loop() -> None:
     global computations
-    # A preview gives way to the requests (Linux schedules threads apart, each with its own nice value).
-    with contextlib.suppress(OSError, AttributeError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+    lower_priority(NICE)
     while True:
         with _lock:
             while not _queue:

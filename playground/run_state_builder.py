@@ -19,10 +19,8 @@ The worker never touches the database: the request gives it the version's docume
 and the stored run's frame count and last frame.
 """
 
-import contextlib
 import json
 import logging
-import os
 import threading
 import time
 from collections import OrderedDict, deque
@@ -30,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground import run_states, runs
+from playground.background import keep_workers, lower_priority
 from playground.models import Run
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.cluster import SimulationLimitError
@@ -160,17 +159,12 @@ def clear_failures() -> None:
 
 def _start_workers() -> None:
     """Called with the lock held: the pool starts with the first replay (and replaces a dead worker)."""
-    _workers[:] = [thread for thread in _workers if thread.is_alive()]
-    while len(_workers) < WORKERS:
-        thread = threading.Thread(target=_work_loop, name=f"run-states-{len(_workers) + 1}", daemon=True)
-        _workers.append(thread)
-        thread.start()
+    keep_workers(_workers, WORKERS, _work_loop, "run-states")
 
 
 def _work_loop() -> None:
     global replays
-    with contextlib.suppress(OSError, AttributeError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+    lower_priority(NICE)
     while True:
         with _lock:
             while not _queue:

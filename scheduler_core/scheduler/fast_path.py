@@ -734,7 +734,7 @@ class FastPath:
             if kind is InterPodAffinity:
                 global_column = self._affinity_scores(state, snapshot, all_nodes, slots)
             elif kind is PodTopologySpread:
-                global_column = self._spread_scores(state, pod, plugin, nodes)
+                global_column = self._spread_scores(state, plugin, nodes)
             else:
                 continue
             if global_column is None or not _in_range(global_column):
@@ -763,9 +763,7 @@ class FastPath:
         assert scores is not None
         return _affinity_normalize(scores)
 
-    def _spread_scores(
-        self, state: CycleState, pod: Pod, plugin: PodTopologySpread, nodes: list[NodeInfo]
-    ) -> list[int] | None:
+    def _spread_scores(self, state: CycleState, plugin: PodTopologySpread, nodes: list[NodeInfo]) -> list[int] | None:
         """PodTopologySpread's Score column and its NormalizeScore."""
         raw = plugin.score_nodes(state, nodes)
         if raw is None or plugin.name not in self.framework._normalizing:
