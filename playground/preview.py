@@ -154,7 +154,7 @@ def _compute(document: str) -> tuple[Preview, float]:
     if len(document) <= SANDBOX_BYTES:
         return compute(document, _limits())
     sandbox = getattr(_sandboxes, "sandbox", None)
-    if sandbox is None or not sandbox.alive():
+    if sandbox is None or not sandbox.idle():
         sandbox = _sandboxes.sandbox = Sandbox()
     return sandbox.compute(document, _limits())
 
@@ -181,6 +181,15 @@ class Sandbox:
 
     def alive(self) -> bool:
         return self.process.is_alive()
+
+    def idle(self) -> bool:
+        """Alive and owing no answer. A process killed between two previews can still look alive
+        for a moment (its exit status not yet collected), but its end of the pipe is closed at
+        once: the pipe then reads as ready, which an idle sandbox's never does."""
+        try:
+            return self.alive() and not self.connection.poll(0)
+        except (EOFError, OSError):
+            return False
 
     def compute(self, document: str, limits: Limits) -> tuple[Preview, float]:
         try:

@@ -76,3 +76,15 @@ def threading_preview(document: str):
         return preview.preview(document, wait=120)
 
     return result
+
+
+def test_a_sandbox_killed_while_idle_is_replaced_before_the_next_preview():
+    first = preview.preview(big_document(replicas=20, name="first"), wait=120)
+    assert first.ready and not first.error
+    idle = [sandbox for sandbox in preview.started_sandboxes if sandbox.alive()]
+    assert idle
+    for sandbox in idle:
+        os.kill(sandbox.process.pid, signal.SIGKILL)  # no wait: its exit status may be uncollected yet
+    for attempt in range(3):  # every worker thread's sandbox is dead: whichever takes the job
+        after = preview.preview(big_document(replicas=21 + attempt, name="next"), wait=120)
+        assert after.ready and not after.error, after.error
