@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 
 from playground.background import keep_workers, lower_priority
-from playground.preview_compute import PENDING_SHOWN, Limits, NodeUsage, PodView, Preview, compute, serve
+from playground.preview_compute import PENDING_SHOWN, STARTED, Limits, NodeUsage, PodView, Preview, compute, serve
 from playground.runs import RUN_LIMITS
 
 __all__ = ["PENDING_SHOWN", "NodeUsage", "PodView", "Preview", "cached", "preview"]
@@ -156,11 +156,22 @@ def _compute(document: str) -> tuple[Preview, float]:
     sandbox = getattr(_sandboxes, "sandbox", None)
     if sandbox is None or not sandbox.idle():
         sandbox = _sandboxes.sandbox = Sandbox()
-    return sandbox.compute(document, _limits())
+    try:
+        return sandbox.compute(document, _limits())
+    except SandboxGone:  # dead before the document reached it (killed while idle): a fresh one
+        sandbox = _sandboxes.sandbox = Sandbox()
+        try:
+            return sandbox.compute(document, _limits())
+        except SandboxGone:
+            return Preview(error="internal error: the preview's process could not start"), 0.0
 
 
 _sandboxes = threading.local()  # each worker thread's sandbox: one preview at a time in each
 started_sandboxes: list["Sandbox"] = []  # every one this process started (how tests find them)
+
+
+class SandboxGone(Exception):
+    """The sandbox ended before it took the document: nothing of the document's doing."""
 
 
 class Sandbox:
@@ -171,6 +182,7 @@ class Sandbox:
     def __init__(self) -> None:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["playground.preview_compute"])
+        self.computing = False  # it has taken a document and not yet answered
         self.connection, child = context.Pipe()
         self.process: BaseProcess = context.Process(
             target=serve, args=(child, NICE), name="preview-sandbox", daemon=True
@@ -192,12 +204,22 @@ class Sandbox:
             return False
 
     def compute(self, document: str, limits: Limits) -> tuple[Preview, float]:
+        """The document's preview; SandboxGone if the process was dead before it took the document."""
         try:
             self.connection.send((document, limits))
+            receipt = self.connection.recv()
+        except (EOFError, OSError) as error:
+            self.process.join(timeout=1)
+            raise SandboxGone from error
+        assert receipt == STARTED, receipt
+        self.computing = True
+        try:
             answer = self.connection.recv()
-        except (EOFError, OSError):  # the process died (out of memory, killed): the next one starts anew
+        except (EOFError, OSError):  # it died of this document (out of memory, killed): the next one starts anew
             self.process.join(timeout=1)
             return Preview(error=f"internal error: the preview's process ended ({self.process.exitcode})"), 0.0
+        finally:
+            self.computing = False
         if isinstance(answer, str):
             logger.error("preview failed in its sandbox: %s", answer)
             return Preview(error=f"internal error: {answer.split(':', 1)[0]}"), 0.0

@@ -131,9 +131,13 @@ def _simulate(document: str, limits: Limits) -> Preview:
     return result
 
 
+STARTED = "started"  # a sandbox's receipt for a job, before it computes
+
+
 def serve(connection: Connection, nice: int) -> None:
-    """A sandbox process's loop: (document, limits) in, (preview, CPU seconds) or the error's name
-    out, until the server closes its end (or ends: the process is a daemon)."""
+    """A sandbox process's loop: (document, limits) in, STARTED, then (preview, CPU seconds) or the
+    error's name out, until the server closes its end (or ends: the process is a daemon). The
+    receipt tells a sandbox that died of this document from one that was dead before it came."""
     with contextlib.suppress(OSError, AttributeError):
         os.setpriority(os.PRIO_PROCESS, 0, nice)
     while True:
@@ -141,6 +145,7 @@ def serve(connection: Connection, nice: int) -> None:
             document, limits = connection.recv()
         except (EOFError, OSError):
             return
+        connection.send(STARTED)
         try:
             answer: object = compute(document, limits)
         except Exception as error:  # an engine bug: the board says so, the sandbox lives on

@@ -55,13 +55,13 @@ def test_a_big_preview_is_computed_in_a_sandbox_and_is_the_same_as_here(caplog):
 def test_a_sandbox_that_dies_fails_its_preview_and_the_next_one_starts_anew():
     killed = big_document(replicas=3000, name="killed")
     job = threading_preview(killed)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not any(s.alive() for s in preview.started_sandboxes):
-        time.sleep(0.05)
-    time.sleep(0.5)  # the document is in the sandbox, being simulated
-    for sandbox in preview.started_sandboxes:
-        if sandbox.alive():
-            os.kill(sandbox.process.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not any(s.computing for s in preview.started_sandboxes):
+        time.sleep(0.01)
+    busy = [sandbox for sandbox in preview.started_sandboxes if sandbox.computing]
+    assert busy, "no sandbox took the document"
+    for sandbox in busy:  # it has the document, being simulated (3,000 pods: seconds)
+        os.kill(sandbox.process.pid, signal.SIGKILL)
     result = job()
     assert result.ready and result.error.startswith("internal error: the preview's process ended")
     after = preview.preview(big_document(replicas=30, name="after"), wait=120)
@@ -88,3 +88,17 @@ def test_a_sandbox_killed_while_idle_is_replaced_before_the_next_preview():
     for attempt in range(3):  # every worker thread's sandbox is dead: whichever takes the job
         after = preview.preview(big_document(replicas=21 + attempt, name="next"), wait=120)
         assert after.ready and not after.error, after.error
+        assert after.pods == 21 + attempt
+
+
+def test_a_sandbox_found_dead_only_when_sent_the_document_is_replaced_for_it(monkeypatch):
+    """The race the check before sending cannot close (killed between the check and the send): the
+    document never reached it, so a fresh sandbox computes it."""
+    first = preview.preview(big_document(replicas=40, name="before"), wait=120)
+    assert first.ready and not first.error
+    for sandbox in [sandbox for sandbox in preview.started_sandboxes if sandbox.alive()]:
+        os.kill(sandbox.process.pid, signal.SIGKILL)
+        sandbox.process.join(timeout=10)
+    monkeypatch.setattr(preview.Sandbox, "idle", lambda self: True)  # as if checked before it died
+    after = preview.preview(big_document(replicas=41, name="raced"), wait=120)
+    assert after.ready and not after.error and after.pods == 41
