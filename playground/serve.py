@@ -8,7 +8,9 @@ start Daphne so.
 Daphne's own CLI does the rest (arguments, bindings, the server); only its server class is ours, to
 wrap the access-log writer the CLI hands it (daphne/cli.py builds AccessLogGenerator and passes it as
 the server's action_logger), and its websocket factory, which compresses messages (permessage-deflate,
-RFC 7692) for clients that offer it: run frames are JSON of up to 512 KiB, and JSON deflates well.
+RFC 7692) for clients that offer it: run frames are JSON of up to 512 KiB, and JSON deflates well;
+and its HTTP factory, whose requests drop a body past what any request may carry as it arrives
+instead of keeping it in a file (playground/request_body.py).
 """
 
 import os
@@ -24,10 +26,12 @@ from autobahn.websocket.compress import (
     PerMessageDeflateOfferAccept,
 )
 from daphne.cli import CommandLineInterface  # type: ignore[import-untyped]
+from daphne.http_protocol import HTTPFactory, WebRequest  # type: ignore[import-untyped]
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketFactory  # type: ignore[import-untyped]
 
 from playground.redaction import redact_path
+from playground.request_body import bounded_request_class
 
 ActionLogger = Callable[[str, str, dict[str, Any]], None]
 
@@ -84,6 +88,21 @@ class CompressingWebSocketFactory(WebSocketFactory):  # type: ignore[misc]
 
 
 daphne.server.WebSocketFactory = CompressingWebSocketFactory
+
+BoundedWebRequest = bounded_request_class(WebRequest)
+
+
+class BoundedHTTPFactory(HTTPFactory):  # type: ignore[misc]
+    """Daphne's HTTP factory with requests whose bodies are bounded (playground/request_body.py).
+    Looked up as daphne.server.HTTPFactory, like the websocket factory above."""
+
+    def buildProtocol(self, addr: Any) -> Any:  # Twisted's name
+        protocol = super().buildProtocol(addr)
+        protocol.requestFactory = BoundedWebRequest
+        return protocol
+
+
+daphne.server.HTTPFactory = BoundedHTTPFactory
 
 
 class RedactingServer(Server):  # type: ignore[misc]

@@ -39,6 +39,9 @@ MIDDLEWARE = [
     "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # A body Daphne dropped unread is refused here: with a session (the board is drawn for an
+    # edit), before the CSRF check (which would read the empty form and refuse it for that).
+    "playground.refused_body.RefusedBodyMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

@@ -47,3 +47,10 @@ def max_request_bytes() -> int:
     """The most a form may send (DATA_UPLOAD_MAX_MEMORY_SIZE): the page checks it before sending,
     so text over it stays where the person typed or pasted it (static/js/form-limits.js)."""
     return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+
+
+@register.simple_tag
+def max_import_file_bytes() -> int:
+    """The most an import's file may hold as sent (IMPORT_MAX_UPLOAD_BYTES): checked by the page
+    before sending too, so a file over it costs neither the upload nor the wait."""
+    return int(settings.IMPORT_MAX_UPLOAD_BYTES)

@@ -44,11 +44,19 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     DATA_UPLOAD_MAX_MEMORY_SIZE among them. An edit of a scenario gets its board back with the
     reason (htmx swaps it where the board was, so nothing on the page is lost); anything else a
     page that says why, never a bare "Bad Request (400)"."""
-    too_large = isinstance(exception, RequestDataTooBig)
-    message = too_large_message() if too_large else "The request could not be read: reload the page and try again."
-    status = 413 if too_large else 400
-    if too_large:  # the body was never read: the board below is drawn from its defaults
-        request.POST = QueryDict()  # type: ignore[misc]
+    if isinstance(exception, RequestDataTooBig):
+        return refused_for_size(request, too_large_message())
+    return _refusal(request, "The request could not be read: reload the page and try again.", 400)
+
+
+def refused_for_size(request: HttpRequest, message: str) -> HttpResponse:
+    """413 for a body over a limit (Django's, or the server's: playground/request_body.py)."""
+    # The body was never read: the board below is drawn from its defaults.
+    request.POST = QueryDict()  # type: ignore[misc]
+    return _refusal(request, message, 413)
+
+
+def _refusal(request: HttpRequest, message: str, status: int) -> HttpResponse:
     if request.headers.get("HX-Request") == "true":
         scenario = _scenario_of(request.path)
         if scenario is not None:

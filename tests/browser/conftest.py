@@ -20,7 +20,13 @@ def session_server(tmp_path_factory: pytest.TempPathFactory, collected_static: P
     # person may. tests/web checks the limits; test_rate_limits.py shows a 429 in the page.
     # The form limit at Django's default (the app's is 32 MiB, for imports): test_form_limits.py
     # pastes text over it, which a browser does in a moment at 2.5 MiB.
-    env = server_environment(tmp_path_factory.mktemp("server-var"), RATE_LIMITS="0", UPLOAD_MAX_BYTES="2621440")
+    # An import's file at 4 MiB (the app's is 128 MiB): test_form_limits.py chooses a file over it.
+    env = server_environment(
+        tmp_path_factory.mktemp("server-var"),
+        RATE_LIMITS="0",
+        UPLOAD_MAX_BYTES="2621440",
+        IMPORT_MAX_UPLOAD_BYTES=str(4 << 20),
+    )
     manage(env, "migrate", "--noinput")
     manage(env, "load_gallery")
     server = DaphneServer(env)
