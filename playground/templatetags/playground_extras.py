@@ -6,6 +6,8 @@ from django.conf import settings
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from playground.tile_html import tile_html
+
 register = template.Library()
 
 
@@ -54,3 +56,9 @@ def max_import_file_bytes() -> int:
     """The most an import's file may hold as sent (IMPORT_MAX_UPLOAD_BYTES): checked by the page
     before sending too, so a file over it costs neither the upload nor the wait."""
     return int(settings.IMPORT_MAX_UPLOAD_BYTES)
+
+
+@register.simple_tag
+def node_tile(card: dict[str, Any]) -> str:
+    """The card's compact tile, rendered once for what it shows (playground/tile_html.py)."""
+    return mark_safe(tile_html(card))  # the template's own output, escaped there
