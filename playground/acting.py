@@ -8,6 +8,7 @@ from typing import Any
 import yaml
 
 from playground.scenarios import InvalidEdit
+from scheduler_core.api.manifests import Manifest
 
 # op -> what the single "value" field means (None: the op takes no value)
 OPS: dict[str, str | None] = {
@@ -83,15 +84,8 @@ def append_action(workload_yaml: str, document: str) -> str:
     return f"{base}\n---\n{document}" if base.strip() else document
 
 
-def targets(document: str) -> list[str]:
+def targets(manifests: list[Manifest]) -> list[str]:
     """What an action can target in this scenario version: its nodes and workloads."""
-    from scheduler_core.api.manifests import load_manifests
-    from scheduler_core.errors import ManifestError
-
-    try:
-        manifests = load_manifests(document, source="scenario")
-    except ManifestError:
-        return []
     kinds = ("Node", "Deployment", "StatefulSet", "ReplicaSet", "DaemonSet", "Pod", "HorizontalPodAutoscaler")
     found = []
     for manifest in manifests:

@@ -20,6 +20,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 
+from playground import parsed_versions
 from playground.background import keep_workers, lower_priority
 from playground.preview_compute import PENDING_SHOWN, STARTED, Limits, NodeUsage, PodView, Preview, compute, serve
 from playground.runs import RUN_LIMITS
@@ -223,5 +224,7 @@ class Sandbox:
         if isinstance(answer, str):
             logger.error("preview failed in its sandbox: %s", answer)
             return Preview(error=f"internal error: {answer.split(':', 1)[0]}"), 0.0
-        preview_result, cpu = answer
+        preview_result, cpu, parsed = answer
+        if parsed is not None:
+            parsed_versions.keep(parsed_versions.digest(document), parsed)
         return preview_result, cpu

@@ -7,6 +7,7 @@ interpreter lock half the time, and every page answered two to four times slower
 
 import contextlib
 import os
+import pickle
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -84,10 +85,21 @@ def compute(document: str, limits: Limits) -> tuple[Preview, float]:
     return result, time.thread_time() - started
 
 
-def _simulate(document: str, limits: Limits) -> Preview:
+def compute_keeping_parse(document: str, limits: Limits) -> tuple[Preview, float, bytes | None]:
+    """`compute`, and the manifests as parsed, pickled before the simulation takes them over (for
+    the run of this version to come: playground/parsed_versions.py); None if it does not load."""
+    started = time.thread_time()
+    parsed: list[bytes] = []
+    result = _simulate(document, limits, parsed)
+    return result, time.thread_time() - started, parsed[0] if parsed else None
+
+
+def _simulate(document: str, limits: Limits, parsed: list[bytes] | None = None) -> Preview:
     result = Preview()
     try:
         manifests = load_manifests(document, source="scenario")
+        if parsed is not None:
+            parsed.append(pickle.dumps(manifests, protocol=pickle.HIGHEST_PROTOCOL))
         declared = declared_pods(manifests)
         within = declared <= MOST_SCALED_PODS  # past the scenario limit: the base bounds
         options = SimulationOptions(
@@ -135,8 +147,8 @@ STARTED = "started"  # a sandbox's receipt for a job, before it computes
 
 
 def serve(connection: Connection, nice: int) -> None:
-    """A sandbox process's loop: (document, limits) in, STARTED, then (preview, CPU seconds) or the
-    error's name out, until the server closes its end (or ends: the process is a daemon). The
+    """A sandbox process's loop: (document, limits) in, STARTED, then (preview, CPU seconds, the
+    pickled parse) or the error's name out, until the server closes its end (or ends: the process is a daemon). The
     receipt tells a sandbox that died of this document from one that was dead before it came."""
     with contextlib.suppress(OSError, AttributeError):
         os.setpriority(os.PRIO_PROCESS, 0, nice)
@@ -147,7 +159,7 @@ def serve(connection: Connection, nice: int) -> None:
             return
         connection.send(STARTED)
         try:
-            answer: object = compute(document, limits)
+            answer: object = compute_keeping_parse(document, limits)
         except Exception as error:  # an engine bug: the board says so, the sandbox lives on
             answer = f"{type(error).__name__}: {error}"[:500]
         connection.send(answer)

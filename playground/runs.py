@@ -24,7 +24,7 @@ from playground import run_states
 from playground.broadcast import send_run_batch, send_run_status
 from playground.budgets import budget_scale, declared_pods
 from playground.disruption_frames import BUDGET_KIND, EvictionCountdowns, budget_frame
-from playground.models import Run, RunEvent, Scenario
+from playground.models import Run, RunEvent, Scenario, ScenarioVersion
 from playground.retention import prune_scenario_runs
 from playground.scenarios import snapshot
 from scheduler_core.api.manifests import Manifest, load_manifests
@@ -192,20 +192,33 @@ class ChangeRecorder:
         return changes
 
 
-def start_run(scenario: Scenario, seed: int = 0, *, background: bool = True) -> Run:
-    version = snapshot(scenario)
+def start_run(
+    scenario: Scenario,
+    seed: int = 0,
+    *,
+    background: bool = True,
+    version: ScenarioVersion | None = None,
+    manifests: list[Manifest] | None = None,
+) -> Run:
+    """A run of the scenario's current version (or `version`, its snapshot already taken). A run
+    executed in this process simulates `manifests` when given: the version's, parsed by the caller
+    (which needed them too), so that the run's first frame does not wait for a second parse."""
+    version = version or snapshot(scenario)
     run = Run.objects.create(scenario=scenario, version=version, seed=seed)
-    _dispatch(run, background)
+    _dispatch(run, background, manifests)
     return run
 
 
-def _dispatch(run: Run, background: bool) -> None:
+def _dispatch(run: Run, background: bool, manifests: list[Manifest] | None = None) -> None:
     if background and settings.RUNS_IN_WORKERS:
-        _send_to_worker(run.pk)
+        _send_to_worker(run.pk)  # another process: it parses the version itself
     elif background:
-        threading.Thread(target=_execute_in_thread, args=(run.pk,), name=f"run-{run.pk}", daemon=True).start()
+        thread = threading.Thread(
+            target=_execute_in_thread, args=(run.pk, manifests), name=f"run-{run.pk}", daemon=True
+        )
+        thread.start()
     else:
-        execute(run)
+        execute(run, manifests=manifests)
 
 
 def _send_to_worker(run_id: int) -> None:
@@ -223,18 +236,23 @@ def _send_to_worker(run_id: int) -> None:
     transaction.on_commit(send)
 
 
-def _execute_in_thread(run_id: int) -> None:
+def _execute_in_thread(run_id: int, manifests: list[Manifest] | None = None) -> None:
     close_old_connections()
     try:
-        execute(Run.objects.select_related("scenario", "version").get(pk=run_id))
+        execute(Run.objects.select_related("scenario", "version").get(pk=run_id), manifests=manifests)
     finally:
         close_old_connections()
 
 
-def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] | None = None) -> None:
+def execute(
+    run: Run,
+    publish: Callable[[str, int, list[dict[str, Any]]], None] | None = None,
+    manifests: list[Manifest] | None = None,
+) -> None:
     """Simulates the run's version with its seed, storing and publishing its events. A run that
     already holds events (an interrupted one, resumed) is replayed from the start, as the engine is
-    deterministic, and only the events after the last stored one are stored and published."""
+    deterministic, and only the events after the last stored one are stored and published.
+    `manifests`: the version's, parsed already, the run's own (the simulation takes them over)."""
     publish = publish or send_run_batch
     slug = run.scenario.slug
     stored = RunEvent.objects.filter(run=run).order_by("-seq").values_list("seq", "payload").first()
@@ -243,7 +261,8 @@ def execute(run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None] 
     Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING, error="", heartbeat_at=timezone.now())
     send_run_status(slug, run.pk, Run.Status.RUNNING)
     try:
-        manifests = load_manifests(run.version.cluster_document, source="scenario")
+        if manifests is None:
+            manifests = load_manifests(run.version.cluster_document, source="scenario")
         config = (
             parse_configuration(run.version.scheduler_config_yaml)
             if run.version.scheduler_config_yaml.strip()

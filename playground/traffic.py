@@ -19,11 +19,10 @@ from typing import Any
 from playground.models import Run
 from playground.runs import MAX_RUN_EVENTS, Replay, replay
 from scheduler_core import traffic as engine
-from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.manifests import Manifest
 from scheduler_core.api.types import Pod
 from scheduler_core.cluster import Cluster
 from scheduler_core.controllers.endpoints import compute_endpoints
-from scheduler_core.errors import ManifestError
 
 DEFAULT_REQUESTS = 100
 MAX_REQUESTS = 1000  # per stream: the streams then cost less than the replay they follow
@@ -184,12 +183,8 @@ def _whole_number(text: str | None, name: str, low: int, high: int, default: int
     return value
 
 
-def traffic_kinds(document: str) -> frozenset[str]:
+def traffic_kinds(manifests: list[Manifest]) -> frozenset[str]:
     """Which of Service and Ingress a scenario version has, from the start or applied later."""
-    try:
-        manifests = load_manifests(document, source="scenario")
-    except ManifestError:
-        return frozenset()
     kinds = set()
     for manifest in manifests:
         kind = manifest.kind

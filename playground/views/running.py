@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from playground import acting, board, run_state_builder, runs
+from playground import acting, board, parsed_versions, run_state_builder, runs
 from playground.broadcast import notify_scenario_changed
 from playground.models import Run, Scenario
 from playground.ratelimit import rate_limited
@@ -19,8 +19,10 @@ from playground.scenarios import (
     StaleEdit,
     snapshot,
 )
+from playground.version_outline import Outline, kept_outline, outline
 from playground.views.common import editor_secret, int_param
 from playground.why_not import why_not
+from scheduler_core.api.manifests import load_manifests
 from scheduler_core.cluster import SimulationLimitError
 from scheduler_core.errors import ManifestError
 
@@ -31,9 +33,33 @@ def start_run(request: HttpRequest, slug: str) -> HttpResponse:
     """Anyone with the link may run a scenario (running changes nothing); viewers all see the run."""
     scenario = get_object_or_404(Scenario, slug=slug)
     seed = int_param(request.POST.get("seed"), 0)
-    run = runs.start_run(scenario, seed=max(0, min(seed, 2**31 - 1)), background=settings.RUNS_IN_BACKGROUND)
+    run, panel = start_with_panel(scenario, max(0, min(seed, 2**31 - 1)))
     context = {"scenario": scenario, "run": run, "can_edit": bool(editor_secret(request, scenario))}
-    return render(request, "scenario.html#run-panel", context | run_context(scenario), status=201)
+    return render(request, "scenario.html#run-panel", context | panel, status=201)
+
+
+def start_with_panel(scenario: Scenario, seed: int) -> tuple[Run, dict[str, Any]]:
+    """Starts a run and works out its panel's context from one parse of the version, which the run
+    then simulates (in this process; a worker process parses its own)."""
+    version = snapshot(scenario)
+    in_process = not (settings.RUNS_IN_BACKGROUND and settings.RUNS_IN_WORKERS)
+    manifests = None
+    if in_process or kept_outline(version) is None:
+        manifests = parsed_versions.manifests_of(version.cluster_document)  # the preview's parse
+        if manifests is None:
+            try:
+                manifests = load_manifests(version.cluster_document, source="scenario")
+            except ManifestError:
+                manifests = []  # the run parses it again, fails and says why
+    panel = panel_context(outline(version, manifests))  # before the run takes the manifests over
+    run = runs.start_run(
+        scenario,
+        seed=seed,
+        background=settings.RUNS_IN_BACKGROUND,
+        version=version,
+        manifests=manifests or None if in_process else None,
+    )
+    return run, panel
 
 
 @require_POST
@@ -65,9 +91,8 @@ def act(request: HttpRequest, slug: str) -> HttpResponse:
         context["act_error"] = str(problem)
         return render(request, "scenario.html#run-panel", context | run_context(scenario), status=422)
     notify_scenario_changed(updated.slug, updated.version)
-    seed = previous.seed if previous else 0
-    run = runs.start_run(updated, seed=seed, background=settings.RUNS_IN_BACKGROUND)
-    context = {"scenario": updated, "run": run, "start_at": at, "can_edit": True} | run_context(updated)
+    run, panel = start_with_panel(updated, previous.seed if previous else 0)
+    context = {"scenario": updated, "run": run, "start_at": at, "can_edit": True} | panel
     return render(request, "scenario.html#run-panel", context, status=201)
 
 
@@ -85,13 +110,14 @@ def resume_run(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
 
 
 def run_context(scenario: Scenario) -> dict[str, Any]:
-    from playground.traffic import traffic_kinds
+    return panel_context(outline(snapshot(scenario)))
 
-    document = snapshot(scenario).cluster_document
+
+def panel_context(found: Outline) -> dict[str, Any]:
     return {
         "act_ops": list(acting.OPS.items()),
-        "act_targets": acting.targets(document),
-        "traffic_kinds": traffic_kinds(document),  # the run panel's Traffic section, if any
+        "act_targets": found.act_targets,
+        "traffic_kinds": found.traffic_kinds,  # the run panel's Traffic section, if any
     }
 
 
@@ -146,7 +172,6 @@ def run_traffic(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     """How requests to the Services and Ingresses split at one event of a run, as a panel:
     ?seq=N (the player's position), optional requests, and host, path, header for an own request."""
     from playground import traffic
-    from scheduler_core.cluster import SimulationLimitError
 
     scenario = get_object_or_404(Scenario, slug=slug)
     run = get_object_or_404(scenario.runs.select_related("version"), pk=run_id)

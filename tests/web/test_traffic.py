@@ -289,9 +289,8 @@ def test_the_run_panel_has_a_traffic_section_only_when_there_are_services_or_ing
 def test_a_service_applied_by_the_timeline_counts_too():
     later = POD + "---\napiVersion: playground/v1\nkind: Action\nspec:\n  at: 5s\n  op: apply\n  manifest:\n"
     later += "    {apiVersion: v1, kind: Service, metadata: {name: s}, spec: {selector: {app: web}}}\n"
-    assert traffic.traffic_kinds(later) == {"Service"}
-    assert traffic.traffic_kinds(POD) == frozenset()
-    assert traffic.traffic_kinds("kind: [") == frozenset()
+    assert traffic.traffic_kinds(load_manifests(later, source="scenario")) == {"Service"}
+    assert traffic.traffic_kinds(load_manifests(POD, source="scenario")) == frozenset()
 
 
 def test_replays_are_cached_per_version_seed_and_event_and_the_cache_stays_bounded(client, monkeypatch):
