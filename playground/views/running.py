@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from playground import acting, board, parsed_versions, run_state_builder, runs
 from playground.broadcast import notify_scenario_changed
+from playground.explain_table import explain_table
 from playground.models import Run, Scenario
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
@@ -155,14 +156,17 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         return render(request, "explain.html", {"error": error.message, "pod_key": pod_key}, status=404)
     except SimulationLimitError as error:  # the replay's CPU budget (runs.MAX_REPLAY_CPU_SECONDS)
         return render(request, "explain.html", {"error": f"{error} (a replay's limit)", "pod_key": pod_key}, status=422)
-    plugins = [name for name in explanation.weights if any(name in node.scores for node in explanation.nodes)]
+    table = explain_table(explanation)
+    plugins = [name for name in explanation.weights if any(name in node.scores for node in table.rows)]
     context = {
         "explanation": explanation,
+        "table": table,
         "plugins": plugins,
         "pod_key": pod_key,
         "seq": seq,
         "why": why_not(explanation, asked_node) if asked_node else None,  # "why not this node?"
         "why_url": f"{request.path}?{urlencode({'pod': pod_key, 'seq': seq})}",
+        "explain_path": request.path,
     }
     return render(request, "explain.html", context)
 

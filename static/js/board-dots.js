@@ -8,6 +8,7 @@
 // a taint or a pod on it, clicking it (the node's card opens) and Enter work as on tiles, and a
 // screen reader hears the node's summary. The arrow keys move it from node to node.
 
+import { explainVerdicts } from "./explain-verdicts.js";
 import { ownerBucket, OWNER_HUES } from "./owner-hue.js";
 
 const MIN_DOT = 8; // px; the Table view is the large-target equivalent of this board
@@ -308,6 +309,17 @@ function follow(event) {
   showTip(true);
 }
 
+/** The node at `index` of `flat`, or, when the run shown has removed it (a deleted node's square
+ * stays empty), the nearest one the run still has: first in the direction moved, then back. */
+function presentNear(flat, index, direction) {
+  for (const way of [direction, -direction]) {
+    for (let at = index; at >= 0 && at < flat.length; at += way) {
+      if (!shown(flat[at]).absent) return flat[at];
+    }
+  }
+  return null;
+}
+
 function step(key) {
   const flat = board.groups.flatMap((group) => group.nodes);
   const at = flat.indexOf(nodeAt(current));
@@ -316,7 +328,8 @@ function step(key) {
     Home: 0, End: flat.length - 1, PageDown: at + board.perRow * 10, PageUp: at - board.perRow * 10,
   };
   if (!(key in moves)) return false;
-  const target = flat[Math.max(0, Math.min(flat.length - 1, moves[key]))];
+  const target = presentNear(flat, Math.max(0, Math.min(flat.length - 1, moves[key])), moves[key] >= at ? 1 : -1);
+  if (!target) return true; // a run has removed every node: nothing to stand in for
   placeStandIn(target, true);
   standIn()?.scrollIntoView({ block: "nearest", inline: "nearest" });
   showTip(true);
@@ -345,8 +358,7 @@ function place(key, pod) {
 }
 
 function readVerdicts() {
-  const rows = document.querySelectorAll("#explain [data-verdict-node]");
-  verdicts = new Map([...rows].map((row) => [row.dataset.verdictNode, row.dataset.feasible === "true"]));
+  verdicts = new Map([...explainVerdicts()].map(([name, verdict]) => [name, verdict.feasible]));
 }
 
 // ------------------------------------------------------------------ wiring

@@ -4,6 +4,7 @@
 // cluster exactly as it was at any event: forward by applying changes, backward by replaying.
 
 import { showChildren as showChips } from "./dom-lists.js";
+import { explainVerdicts } from "./explain-verdicts.js";
 import { requestedByNode } from "./node-usage.js";
 import { hueClass } from "./owner-hue.js";
 import { onMessage, onOpen, send } from "./scenario-socket.js";
@@ -537,23 +538,22 @@ document.addEventListener("input", (event) => {
 
 // An explanation marks the board: nodes that fit glow, the others dim and say what blocks them.
 function markVerdicts() {
-  const rows = document.querySelectorAll("#explain [data-verdict-node]");
-  const verdicts = new Map([...rows].map((row) => [row.dataset.verdictNode, row]));
+  const verdicts = explainVerdicts();
   for (const card of document.querySelectorAll("#board [data-node]:not(.dot-hit), #node-detail [data-node]")) {
-    const row = verdicts.get(card.dataset.node);
-    card.classList.toggle("fits", row?.dataset.feasible === "true");
-    card.classList.toggle("blocked", row?.dataset.feasible === "false");
+    const verdict = verdicts.get(card.dataset.node);
+    card.classList.toggle("fits", verdict?.feasible === true);
+    card.classList.toggle("blocked", verdict?.feasible === false);
     card.querySelector(".verdict")?.remove();
     if (card.classList.contains("tile")) {
       // A tile has no room for the reason: it is in its description, and shown on hover.
       card.dataset.summary ??= card.getAttribute("aria-label") ?? "";
-      card.dataset.verdict = row ? (row.dataset.feasible === "true" ? " (fits)" : ` (blocked: ${row.dataset.reason})`) : "";
+      card.dataset.verdict = verdict ? (verdict.feasible ? " (fits)" : ` (blocked: ${verdict.reason})`) : "";
       card.setAttribute("aria-label", card.dataset.summary + card.dataset.verdict);
       card.title = card.dataset.summary + card.dataset.verdict;
-    } else if (row?.dataset.feasible === "false") {
+    } else if (verdict?.feasible === false) {
       const note = document.createElement("p");
       note.className = "verdict";
-      note.textContent = row.dataset.reason;
+      note.textContent = verdict.reason;
       card.querySelector(".node-head")?.after(note);
     }
   }

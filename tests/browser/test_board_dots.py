@@ -129,3 +129,44 @@ def test_a_run_is_drawn_on_the_canvas_and_axe_finds_nothing(page: Page, session_
     page.wait_for_timeout(500)
     assert page.evaluate(PENDING_PIXELS) < saved / 20  # and the run again
     axe.assert_no_violations(page)
+
+
+def test_the_arrow_keys_skip_a_node_the_run_has_deleted(page: Page, session_server):
+    deleted = wide_deployment(nodes=NODES, replicas=30, zones=3) + (
+        "---\napiVersion: playground/v1\nkind: Action\nspec: {at: 1s, op: delete, target: Node/node003}\n"
+    )
+    links = create_scenario(session_server.env, deleted)
+    open_board(page, session_server.url + links["view"])
+    play_to_the_end(page, timeout=60_000)
+    expect(page.locator("#board")).to_have_class(re.compile(r"\brun-shown\b"))
+    stand_in = page.locator("#board .dot-hit")
+    stand_in.focus()
+    expect(stand_in).to_have_attribute("data-node", "node000")
+    page.keyboard.press("ArrowRight")
+    expect(stand_in).to_have_attribute("data-node", "node006")  # node003 is gone at the run's end
+    page.keyboard.press("ArrowLeft")
+    expect(stand_in).to_have_attribute("data-node", "node000")
+
+
+def test_a_big_clusters_explanation_is_short_and_marks_every_node(
+    page: Page, session_server, big_cluster, screenshot_path
+):
+    open_board(page, session_server.url + big_cluster["view"])
+    play_to_the_end(page, timeout=120_000)
+    stand_in = page.locator("#board .dot-hit")
+    stand_in.focus()
+    page.keyboard.press("Enter")  # node000's card, with the run's pods on it
+    chip = page.locator("#node-detail .pod[data-pod-key]").first
+    expect(chip).to_be_visible()
+    chip.click()
+    panel = page.locator("#explain")
+    expect(panel).to_contain_text("kube-scheduler picks")
+    expect(panel.locator("tr[data-verdict-node]")).to_have_count(20)
+    expect(panel).to_contain_text(re.compile(r"The 20 best-scored of the \d+ nodes that fit are shown"))
+    expect(panel.get_by_label("Why not a node of your choice?")).to_be_visible()
+    page.keyboard.press("Escape")  # the node's card closes; the explanation stays
+    stand_in.focus()
+    page.keyboard.press("End")  # a node without a row: its verdict came in the JSON document
+    expect(stand_in).to_have_attribute("aria-label", re.compile(r"fits"))
+    page.screenshot(path=screenshot_path, full_page=True)
+    axe.assert_no_violations(page)
