@@ -35,7 +35,9 @@ def edit(scenario: Scenario, expected_version: int, change: Callable[[Scenario],
     with transaction.atomic():
         locked = bump(scenario.pk, expected_version)
         change(locked)
-        snapshot(locked, bounded=True)
+        nodes = list(locked.nodes.all())
+        snapshot(locked, bounded=True, nodes=nodes)
+    locked.edited_nodes = nodes
     return locked
 
 

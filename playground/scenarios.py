@@ -3,6 +3,8 @@ export. Kubernetes rules (what a valid label or taint is, what parses) come from
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,9 +108,33 @@ def _dump(manifest: dict[str, Any]) -> str:
     return yaml.dump(manifest, Dumper=_DUMPER, sort_keys=False)
 
 
-def export_document(scenario: Scenario) -> str:
-    """The whole scenario as one multi-document YAML: nodes, then the workload, then the config."""
-    parts = [_dump(node_manifest(node)) for node in scenario.nodes.all()]
+# A node's YAML by its manifest's JSON (key order kept, as the YAML keeps it): an edit to one of
+# 5,000 nodes wrote all 5,000 again (0.9 s); JSON is ten times quicker to write than YAML.
+_NODE_YAML_KEPT = 20_000
+_kept_node_yaml: "OrderedDict[str, str]" = OrderedDict()
+_node_yaml_lock = threading.Lock()
+
+
+def _node_yaml(node: Node) -> str:
+    manifest = node_manifest(node)
+    key = json.dumps(manifest, separators=(",", ":"))
+    with _node_yaml_lock:
+        text = _kept_node_yaml.get(key)
+        if text is not None:
+            _kept_node_yaml.move_to_end(key)
+            return text
+    text = _dump(manifest)
+    with _node_yaml_lock:
+        _kept_node_yaml[key] = text
+        while len(_kept_node_yaml) > _NODE_YAML_KEPT:
+            _kept_node_yaml.popitem(last=False)
+    return text
+
+
+def export_document(scenario: Scenario, nodes: list[Node] | None = None) -> str:
+    """The whole scenario as one multi-document YAML: nodes, then the workload, then the config.
+    `nodes`: the scenario's nodes in order, when the caller has them."""
+    parts = [_node_yaml(node) for node in (scenario.nodes.all() if nodes is None else nodes)]
     document = "---\n".join(parts)
     if scenario.workload_yaml.strip():
         document += ("---\n" if document else "") + scenario.workload_yaml.strip() + "\n"
@@ -249,9 +275,10 @@ def snapshot(scenario: Scenario, *, bounded: bool = False, nodes: list[Node] | N
     # the current content: compared field by field (cheap), it spares a page view the export of
     # the board (YAML for 500 nodes, most of the view's time). Anything else takes the export.
     current = ScenarioVersion.objects.filter(scenario=scenario, number=scenario.version).order_by("-pk").first()
+    nodes = list(scenario.nodes.all()) if nodes is None else nodes  # loaded once: 5,000 rows take 0.2 s
     if current is not None and _holds_current_content(current, scenario, nodes):
         return current
-    document = export_document(scenario)
+    document = export_document(scenario, nodes)
     permalink = permalink_for(scenario.slug, document, scenario.title)
     existing = ScenarioVersion.objects.filter(scenario=scenario, permalink=permalink).first()
     if existing is not None:
@@ -267,7 +294,7 @@ def snapshot(scenario: Scenario, *, bounded: bool = False, nodes: list[Node] | N
                 title=scenario.title,
                 description=scenario.description,
                 document=document,
-                nodes=[node_fields(node) for node in scenario.nodes.all()],
+                nodes=[node_fields(node) for node in nodes],
                 workload_yaml=scenario.workload_yaml,
                 scheduler_config_yaml=scenario.scheduler_config_yaml,
             )

@@ -82,7 +82,7 @@ def board_context(
 ) -> dict[str, Any]:
     """The board's context; with `only_node`, the cards of that node alone (a tile or dot opened:
     one card, not 5,000 of them)."""
-    nodes = list(scenario.nodes.all())
+    nodes = scenario.edited_nodes if scenario.edited_nodes is not None else list(scenario.nodes.all())
     version = snapshot(scenario, nodes=nodes)  # content-addressed: the same content is the same version
     # Computed off the request, single-flight; not ready yet, the board shows "Placing pods…".
     placement, updating = _placement(scenario, version)
@@ -131,7 +131,8 @@ def _placement(scenario: Scenario, version: ScenarioVersion) -> tuple[Preview, b
     """The version's preview, or, while it is computed, the one of the version before it (an edit
     to 500 nodes re-simulates for seconds): (the preview shown, whether it is the earlier one)."""
     document = version.cluster_document
-    placement = preview(document, wait=QUICK_WAIT_SECONDS)
+    # A big cluster's preview takes seconds: waiting a tenth for it only delays the earlier one.
+    placement = preview(document, wait=0 if len(document) > SANDBOX_BYTES else QUICK_WAIT_SECONDS)
     if placement.ready:
         return placement, False
     earlier = (

@@ -8,10 +8,10 @@ import pytest
 from django.template.loader import get_template
 from django.urls import reverse
 
-from playground import tile_html
+from playground import preview, tile_html
 from playground.models import Node
 from playground.preview_compute import PodView
-from playground.scenarios import create_scenario
+from playground.scenarios import create_scenario, snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +71,8 @@ def test_a_board_from_kept_tiles_is_the_board_drawn_afresh(client):
         "    spec: {containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]}\n"
     )
     scenario, _ = create_scenario("tiles", nodes=nodes, workload_yaml=workload)
+    placed = preview.preview(snapshot(scenario).cluster_document, wait=120)  # whatever the workers were doing
+    assert placed.ready and placed.pods == 90
     url = reverse("board", args=[scenario.slug])
     tile_html.forget_all()
     drawn_afresh = client.get(url).content.decode()
