@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from playground import acting, board, parsed_versions, run_state_builder, runs
 from playground.broadcast import notify_scenario_changed
 from playground.explain_table import explain_table
+from playground.gc_pause import collector_paused
 from playground.models import Run, Scenario
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
@@ -46,7 +47,8 @@ def start_with_panel(scenario: Scenario, seed: int) -> tuple[Run, dict[str, Any]
     in_process = not (settings.RUNS_IN_BACKGROUND and settings.RUNS_IN_WORKERS)
     manifests = None
     if in_process or kept_outline(version) is None:
-        manifests = parsed_versions.manifests_of(version.cluster_document)  # the preview's parse
+        with collector_paused():  # 55,000 manifests' objects at most, all kept by the run
+            manifests = parsed_versions.manifests_of(version.cluster_document)  # the preview's parse
         if manifests is None:
             try:
                 manifests = load_manifests(version.cluster_document, source="scenario")
@@ -148,8 +150,9 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         return render(request, "explain.html", {"error": run_state.error, "pod_key": pod_key}, status=422)
     try:
         if run_state.kept is not None:  # the end's store with what came after the frame undone
-            cluster, _time = run_state.kept.cluster_at(seq)
-            explanation = explain_in_cluster(cluster, pod_key, run_state.kept.configuration, seed=run.seed)
+            with collector_paused():  # bounded work, tens of thousands of objects (gc_pause.py)
+                cluster, _time = run_state.kept.cluster_at(seq)
+                explanation = explain_in_cluster(cluster, pod_key, run_state.kept.configuration, seed=run.seed)
         else:  # a small or unfinished run: replayed here, as cheap as it is short
             explanation = runs.explain_at(run, pod_key, seq)
     except ManifestError as error:
