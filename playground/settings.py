@@ -110,6 +110,9 @@ RUN_STALE_SECONDS = envint("RUN_STALE_SECONDS", 30)
 # Runs kept per scenario, besides those opened by their address and those still running
 # (playground/retention.py).
 RUNS_KEPT_PER_SCENARIO = envint("PLAYGROUND_RUNS_KEPT", 20)
+# ... and while their events stay within this many (about 330 MiB at a 50,000-pod run's 550 bytes
+# an event); the newest finished run is kept whatever its size.
+EVENTS_KEPT_PER_SCENARIO = envint("PLAYGROUND_EVENTS_KEPT", 600_000)
 
 # Request bodies (playground/views/status.py names the limit when one is refused). A form's fields
 # may carry a pasted `kubectl get nodes -o yaml` of 5,000 nodes (about 19 MB with managedFields);

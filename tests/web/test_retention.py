@@ -57,3 +57,28 @@ def test_prune_runs_deletes_what_the_policy_does_not_keep(settings):
     settings.RUNS_KEPT_PER_SCENARIO = 2
     call_command("prune_runs")
     assert scenario.runs.count() == 2
+
+
+def test_runs_past_the_scenarios_event_budget_go_but_the_newest_stays(settings):
+    settings.RUNS_KEPT_PER_SCENARIO = 20
+    scenario, _ = create_scenario("budget", nodes=NODES, workload_yaml=WORKLOAD)
+    first = run_once(scenario)
+    per_run = first.events.count()
+    settings.EVENTS_KEPT_PER_SCENARIO = 2 * per_run  # two runs' worth
+    made = [first, *(run_once(scenario) for _ in range(3))]
+    assert list(scenario.runs.order_by("pk").values_list("pk", flat=True)) == [run.pk for run in made[-2:]]
+    settings.EVENTS_KEPT_PER_SCENARIO = 1  # less than one run: the newest finished one stays anyway
+    newest = run_once(scenario)
+    assert list(scenario.runs.values_list("pk", flat=True)) == [newest.pk]
+    assert RunEvent.objects.filter(run=newest).count() == per_run
+
+
+def test_a_linked_run_counts_toward_the_budget_but_is_never_deleted(settings):
+    scenario, _ = create_scenario("linked budget", nodes=NODES, workload_yaml=WORKLOAD)
+    shared = run_once(scenario)
+    Run.objects.filter(pk=shared.pk).update(linked=True)
+    settings.EVENTS_KEPT_PER_SCENARIO = shared.events.count()
+    older = run_once(scenario)
+    newest = run_once(scenario)
+    kept = set(scenario.runs.values_list("pk", flat=True))
+    assert kept == {shared.pk, newest.pk} and older.pk not in kept
