@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from playground.asgi import application
 from playground.models import Run, RunEvent
-from playground.runs import BATCH_SIZE, check_interrupted, execute, resume_run
+from playground.runs import FIRST_BATCH_SIZE, check_interrupted, execute, resume_run
 from playground.scenarios import create_scenario, snapshot
 from tests.manifests import deployment_yaml
 
@@ -65,7 +65,7 @@ def test_a_silent_run_is_marked_interrupted_with_how_far_it_got():
     scenario, _ = create_scenario("dead", workload_yaml=WORKLOAD)
     run = age_heartbeat(interrupted_run(scenario))
     stored = RunEvent.objects.filter(run=run).count()
-    assert stored == BATCH_SIZE
+    assert stored == FIRST_BATCH_SIZE
     run = check_interrupted(run)
     assert run.status == Run.Status.INTERRUPTED
     assert run.error == f"interrupted after event {stored}: the process executing it stopped"
@@ -104,7 +104,7 @@ def test_a_replay_that_differs_from_the_stored_events_fails_the_run_instead_of_m
     run.refresh_from_db()
     assert run.status == Run.Status.FAILED
     assert "cannot be resumed" in run.error
-    assert RunEvent.objects.filter(run=run).count() == BATCH_SIZE  # nothing appended
+    assert RunEvent.objects.filter(run=run).count() == FIRST_BATCH_SIZE  # nothing appended
 
 
 def test_the_resume_endpoint_answers_409_unless_interrupted(client):
@@ -132,7 +132,7 @@ async def test_a_viewer_asking_for_a_dead_run_hears_it_was_interrupted():
     communicator = WebsocketCommunicator(application, f"/ws/scenarios/{scenario.slug}/", headers=headers)
     connected, _ = await communicator.connect()
     assert connected
-    await communicator.send_json_to({"type": "resume", "run": run.pk, "after": BATCH_SIZE})
+    await communicator.send_json_to({"type": "resume", "run": run.pk, "after": FIRST_BATCH_SIZE})
     status = await communicator.receive_json_from(timeout=5)
     assert status["type"] == "run.status" and status["status"] == "interrupted"
     assert "the process executing it stopped" in status["error"]
@@ -154,4 +154,4 @@ def test_a_run_taken_for_dead_while_its_executor_lives_is_marked_running_again(m
     run.refresh_from_db()
     assert run.status == Run.Status.FINISHED and run.error == ""
     assert statuses == [Run.Status.RUNNING, Run.Status.RUNNING, Run.Status.FINISHED]  # started, revived, done
-    assert RunEvent.objects.filter(run=run).count() > BATCH_SIZE
+    assert RunEvent.objects.filter(run=run).count() > FIRST_BATCH_SIZE
