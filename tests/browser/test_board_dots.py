@@ -170,3 +170,5 @@ def test_a_big_clusters_explanation_is_short_and_marks_every_node(
     expect(stand_in).to_have_attribute("aria-label", re.compile(r"fits"))
     page.screenshot(path=screenshot_path, full_page=True)
     axe.assert_no_violations(page)
+    page.emulate_media(color_scheme="dark")  # the canvases redraw in the dark palette
+    axe.assert_no_violations(page)
