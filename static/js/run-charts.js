@@ -18,6 +18,8 @@ let latest = null; // the last "run:rendered" detail
 let view = null; // the charts built in the current run panel
 let frame = 0;
 let timer = 0;
+let readingsTimer = 0;
+const READINGS_EVERY_MS = 200;
 
 // Distinct colours by sorted index (the golden angle keeps neighbours apart). Not run-player's owner
 // hash: it gives names that differ in one character (app1, app2) nearly the same hue.
@@ -90,7 +92,7 @@ function buildView(body) {
   const resizes = new ResizeObserver(() => schedule()); // charts are drawn at the width they get
   resizes.observe(body);
   const current = {
-    body, details, resizes, mode: null, drawn: { layout: "", changed: -1, at: 0 },
+    body, details, resizes, mode: null, drawn: { layout: "", changed: -1, at: 0 }, readAt: -Infinity,
     pods: { ...pods, toggle, chart: podsChart, legend: podsLegend, lines: [] },
     requested: { ...requested, svg: requestedSvg, note: requestedNote },
     replicas: { ...replicas, chart: replicasChart, legend: replicasLegend, note: replicasNote, lines: [] },
@@ -134,7 +136,7 @@ function drawPods(state, width, until) {
 // The legends read the player's own state, not the series: at one simulated instant the player
 // may stand between events (position 0 is before the first one, at t=0 too).
 function fillLegends() {
-  const usage = requestedByNode(latest.pods);
+  const usage = latest.usage ?? requestedByNode(latest.pods);
   const counts = new Map();
   for (const [name, used] of usage) {
     const key = view.pods.mode === "zone" ? latest.nodes.get(name)?.labels?.[ZONE_LABEL] ?? NO_ZONE : name;
@@ -190,7 +192,7 @@ function shortAmount(resource, amount) {
 
 function drawRequested(width, time) {
   const part = view.requested;
-  const usage = requestedByNode(latest.pods);
+  const usage = latest.usage ?? requestedByNode(latest.pods);
   let rows = [...latest.nodes.values()].map((node) => {
     const used = usage.get(node.name) ?? { cpu: 0, memory: 0 };
     const shares = RESOURCES.map((resource) => (node.allocatable?.[resource] ? used[resource] / node.allocatable[resource] : 0));
@@ -271,8 +273,17 @@ function update() {
   }
   const time = Number(latest.time ?? 0);
   for (const part of [view.pods, view.replicas]) part.chart.moveCursor(time);
-  fillLegends();
-  drawRequested(width, time);
+  // The legends and the requested bars look at every node (5,000: a sort and a pass each): at most
+  // every READINGS_EVERY_MS while the player moves, and once more when it stops.
+  const since = performance.now() - view.readAt;
+  clearTimeout(readingsTimer);
+  if (since >= READINGS_EVERY_MS) {
+    fillLegends();
+    drawRequested(width, time);
+    view.readAt = performance.now();
+  } else {
+    readingsTimer = setTimeout(schedule, READINGS_EVERY_MS - since);
+  }
 }
 
 document.addEventListener("run:rendered", (event) => {

@@ -5,7 +5,7 @@
 
 import { showChildren as showChips } from "./dom-lists.js";
 import { explainVerdicts } from "./explain-verdicts.js";
-import { requestedByNode } from "./node-usage.js";
+import { holdsResources } from "./node-usage.js";
 import { hueClass } from "./owner-hue.js";
 import { onMessage, onOpen, send } from "./scenario-socket.js";
 
@@ -17,17 +17,46 @@ let timer = null;
 let pods = new Map();
 let nodes = new Map();
 let workloads = new Map(); // "Kind/key" -> frame
+// Kept as pods change, not counted again over every pod on every drawing (50,000 pods at 60 fps):
+let usage = new Map(); // node -> {cpu, memory, pods} requested: node-usage.js's requestedByNode(pods)
+let owners = new Map(); // owner -> {total, ready}: the pods the rollouts panel counts
 
 const panel = () => document.getElementById("run-panel");
 const control = (name) => panel()?.querySelector(`[data-player="${name}"]`);
 
 
-function startRun(id, at = null) {
-  run = { id, events: [], status: "queued", error: "" };
-  position = 0;
+function clearState() {
   pods = new Map();
   nodes = new Map();
   workloads = new Map();
+  usage = new Map();
+  owners = new Map();
+}
+
+/** Adds (sign 1) or takes away (-1) a pod frame's share of `usage` and `owners`. */
+function account(pod, sign) {
+  if (!pod) return;
+  if (holdsResources(pod)) {
+    const sum = usage.get(pod.node) ?? { cpu: 0, memory: 0, pods: 0 };
+    sum.cpu += sign * (pod.requests?.cpu ?? 0);
+    sum.memory += sign * (pod.requests?.memory ?? 0);
+    sum.pods += sign;
+    if (sum.pods > 0) usage.set(pod.node, sum);
+    else usage.delete(pod.node);
+  }
+  if (pod.owner && !pod.deleting) {
+    const counts = owners.get(pod.owner) ?? { total: 0, ready: 0 };
+    counts.total += sign;
+    if (pod.ready) counts.ready += sign;
+    if (counts.total > 0) owners.set(pod.owner, counts);
+    else owners.delete(pod.owner);
+  }
+}
+
+function startRun(id, at = null) {
+  run = { id, events: [], status: "queued", error: "" };
+  position = 0;
+  clearState();
   touched = everythingChanged();
   pendingSeek = at;
   marksDrawn = 0;
@@ -85,8 +114,10 @@ function apply(event) {
       const before = pods.get(change.key);
       if (!touched.pods.has(change.key)) touched.pods.set(change.key, before);
       if (before?.node) touched.nodes.add(before.node);
+      account(before, -1);
       if (change.op === "pod") {
         pods.set(change.key, change);
+        account(change, 1);
         if (change.node) touched.nodes.add(change.node);
       } else {
         pods.delete(change.key);
@@ -107,9 +138,7 @@ function apply(event) {
 function seekTo(target, remembered = "now") {
   target = Math.max(0, Math.min(target, run.events.length));
   if (target < position) {
-    pods = new Map();
-    nodes = new Map();
-    workloads = new Map();
+    clearState();
     position = 0;
     touched = everythingChanged();
   }
@@ -323,14 +352,7 @@ function renderLog() {
 function renderRollouts() {
   const box = control("rollouts");
   if (!box) return;
-  const podsByOwner = new Map();
-  for (const pod of pods.values()) {
-    if (!pod.owner || pod.deleting) continue;
-    const counts = podsByOwner.get(pod.owner) ?? { total: 0, ready: 0 };
-    counts.total += 1;
-    if (pod.ready) counts.ready += 1;
-    podsByOwner.set(pod.owner, counts);
-  }
+  const podsByOwner = owners;
   const deployments = [...workloads.values()].filter((w) => w.kind === "Deployment");
   box.replaceChildren(...deployments.map((deployment) => {
     const sets = [...workloads.values()].filter((w) => w.kind === "ReplicaSet" && w.owner === `Deployment/${deployment.name}`);
@@ -396,7 +418,7 @@ function render() {
   // Other views of the run (charts, disruptions, traffic) listen for this and draw themselves
   // from the same state; they must not change it.
   document.dispatchEvent(new CustomEvent("run:rendered", {
-    detail: { run, position, time: currentTime(), pods, nodes, workloads, speed: playbackSpeed(), usage: requestedByNode(pods), changes },
+    detail: { run, position, time: currentTime(), pods, nodes, workloads, speed: playbackSpeed(), usage, changes },
   }));
 }
 
