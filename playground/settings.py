@@ -99,7 +99,8 @@ if _redis_url:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer with a group send linear in the group's size (channel_layer.py).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "playground.channel_layer.FanOutInMemoryChannelLayer"}}
 
 # Runs execute in a worker thread of the web process (see playground/runs.py), or, with the Redis
 # channel layer, in Channels worker processes (`manage.py runworker simulation-runs`).
