@@ -28,10 +28,11 @@ from autobahn.websocket.compress import (
 from daphne.cli import CommandLineInterface  # type: ignore[import-untyped]
 from daphne.http_protocol import HTTPFactory, WebRequest  # type: ignore[import-untyped]
 from daphne.server import Server
-from daphne.ws_protocol import WebSocketFactory  # type: ignore[import-untyped]
+from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol  # type: ignore[import-untyped]
 
 from playground.redaction import redact_path
 from playground.request_body import bounded_request_class
+from playground.shared_deflate import share_deflate
 
 ActionLogger = Callable[[str, str, dict[str, Any]], None]
 
@@ -60,8 +61,9 @@ DEFLATE_MEM_LEVEL = 5
 def accept_deflate(offers: list[PerMessageCompressOffer]) -> PerMessageDeflateOfferAccept | None:
     """autobahn's perMessageCompressionAccept: the first permessage-deflate offer, at our window and
     memory level; other extensions (autobahn also knows bzip2) are declined, no offer is no change.
-    Context takeover stays on (unless the client asks otherwise): autobahn keeps a connection's
-    compressor between messages either way, so turning it off would save no memory, only ratio."""
+    The server's messages are then deflated by playground/shared_deflate.py, without context
+    takeover whatever is negotiated (a client's window may always go unused), so the connection
+    keeps no deflate stream: of the memory above only the inflate window is left."""
     for offer in offers:
         if isinstance(offer, PerMessageDeflateOffer):
             asked = offer.request_max_window_bits  # server_max_window_bits, 0 if the client set none
@@ -75,12 +77,22 @@ def accept_deflate(offers: list[PerMessageCompressOffer]) -> PerMessageDeflateOf
     return None
 
 
+class SharedDeflateWebSocketProtocol(WebSocketProtocol):  # type: ignore[misc]
+    """Daphne's websocket protocol, sending with the deflate that compresses a broadcast once."""
+
+    def onOpen(self) -> None:  # autobahn's name; the handshake is done, nothing is sent yet
+        share_deflate(self)
+        super().onOpen()
+
+
 class CompressingWebSocketFactory(WebSocketFactory):  # type: ignore[misc]
     """Daphne's factory, accepting permessage-deflate. Server.run() builds the factory and then blocks
     in the reactor, so there is no moment to configure it from outside; it looks the class up as
     daphne.server.WebSocketFactory, so that is where this one goes. Its own setProtocolOptions call
     after this leaves perMessageCompressionAccept alone (autobahn changes only the options passed).
     The decompressed size of a client message stays bounded by Daphne's maxMessagePayloadSize."""
+
+    protocol = SharedDeflateWebSocketProtocol
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

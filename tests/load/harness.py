@@ -12,6 +12,8 @@ Rate limits are switched off on the servers it starts: every client here shares 
 import argparse
 import asyncio
 import json
+import multiprocessing
+import os
 import re
 import sys
 import tempfile
@@ -22,7 +24,9 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from multiprocessing.queues import Queue
 from pathlib import Path
+from typing import Any
 
 import websockets
 import yaml
@@ -119,6 +123,7 @@ def socket_url(base: str, slug: str) -> str:
 class ViewerReport:
     site: str
     viewers: int
+    viewer_processes: int  # the client processes the viewers were spread over
     events: int  # in the run, as stored
     complete_viewers: int  # those that received every event exactly once, in order
     lagged_viewers: int  # those the server told they had fallen a window behind (they resumed)
@@ -171,30 +176,84 @@ async def _viewer(url: str, ready: asyncio.Event, connected: list[int], total: i
     return result
 
 
-async def viewers_of_one_run(site: Site, viewers: int, nodes: int, replicas: int) -> ViewerReport:
-    links = create_scenario(site.env, wide_deployment(nodes=nodes, replicas=replicas))
-    ready = asyncio.Event()
+def viewer_processes_default() -> int:
+    """One client process per CPU: 200 viewers in one Python process spend their time decoding JSON
+    (py-spy: two thirds of it), and the delay measured would be the harness's own queue."""
+    return max(1, os.cpu_count() or 1)
+
+
+async def _viewer_group(urls: list[str], slug: str, count: int, offset: int, ready: "Queue[str]") -> list[ViewerResult]:
+    """`count` viewers (the `offset`-th onwards spread over the servers), connected before `ready`
+    hears "ready", or the first error; then every event of the run."""
     connected: list[int] = []
+    all_connected = asyncio.Event()
     tasks = [
-        asyncio.create_task(
-            _viewer(socket_url(site.urls[i % len(site.urls)], links["slug"]), ready, connected, viewers)
-        )
-        for i in range(viewers)
+        asyncio.create_task(_viewer(socket_url(urls[(offset + i) % len(urls)], slug), all_connected, connected, count))
+        for i in range(count)
     ]
     async with asyncio.timeout(DEADLINE_SECONDS):
         # Every viewer connected, or the first that could not, with its error (not a silent wait
         # until the deadline).
-        waiting = asyncio.create_task(ready.wait())
+        waiting = asyncio.create_task(all_connected.wait())
         await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
         failed = next((task for task in tasks if task.done() and task.exception() is not None), None)
         if failed is not None:
             waiting.cancel()
             for task in tasks:
                 task.cancel()
-            raise RuntimeError(f"a viewer failed before the run started: {failed.exception()!r}")
+            ready.put(f"a viewer failed before the run started: {failed.exception()!r}")
+            return []
+        ready.put("ready")
+        return list(await asyncio.gather(*tasks))
+
+
+def _viewer_process(
+    urls: list[str], slug: str, count: int, offset: int, ready: "Queue[str]", results: "Queue[Any]"
+) -> None:
+    try:
+        results.put((offset, asyncio.run(_viewer_group(urls, slug, count, offset, ready))))
+    except BaseException as error:  # the parent reports it instead of waiting for the deadline
+        ready.put(f"viewer process {offset} failed: {error!r}")
+        results.put((offset, error))
+
+
+async def viewers_of_one_run(
+    site: Site, viewers: int, nodes: int, replicas: int, processes: int | None = None
+) -> ViewerReport:
+    """`viewers` viewers of one run, spread over `processes` client processes (one per CPU unless
+    told), each checked to receive every event once and in order."""
+    links = create_scenario(site.env, wide_deployment(nodes=nodes, replicas=replicas))
+    processes = max(1, min(viewers, processes or viewer_processes_default()))
+    context = multiprocessing.get_context("spawn")  # no inherited event loop or sockets
+    ready: Queue[str] = context.Queue()
+    outcomes: Queue[Any] = context.Queue()
+    shares = [viewers // processes + (1 if index < viewers % processes else 0) for index in range(processes)]
+    offsets = [sum(shares[:index]) for index in range(processes)]
+    children = [
+        context.Process(target=_viewer_process, args=(site.urls, links["slug"], share, offset, ready, outcomes))
+        for share, offset in zip(shares, offsets, strict=True)
+    ]
+    for child in children:
+        child.start()
+    try:
+        for _ in children:
+            said = await asyncio.to_thread(ready.get, timeout=DEADLINE_SECONDS)
+            if said != "ready":
+                raise RuntimeError(said)
         started = time.monotonic()
         await asyncio.to_thread(start_run, site.urls[0], links["view"])
-        results = await asyncio.gather(*tasks)
+        by_offset: dict[int, Any] = {}
+        for _ in children:
+            offset, outcome = await asyncio.to_thread(outcomes.get, timeout=DEADLINE_SECONDS)
+            if isinstance(outcome, BaseException):
+                raise RuntimeError(f"viewer process {offset} failed") from outcome
+            by_offset[offset] = outcome
+    finally:
+        for child in children:
+            child.join(timeout=10)
+            if child.is_alive():
+                child.terminate()
+    results: list[ViewerResult] = [result for offset in offsets for result in by_offset[offset]]
     elapsed = time.monotonic() - started
     expected_events = max((max(result.seqs) for result in results if result.seqs), default=0)
     expected = list(range(1, expected_events + 1))
@@ -211,6 +270,7 @@ async def viewers_of_one_run(site: Site, viewers: int, nodes: int, replicas: int
     return ViewerReport(
         site=site.label,
         viewers=viewers,
+        viewer_processes=processes,
         events=expected_events,
         complete_viewers=viewers - len(problems),
         lagged_viewers=sum(result.lagged for result in results),
@@ -370,6 +430,7 @@ def main() -> None:
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/playground_load")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--viewers", type=int, default=200)
+    parser.add_argument("--viewer-processes", type=int, default=None, help="client processes (default: one per CPU)")
     parser.add_argument("--nodes", type=int, default=40)
     parser.add_argument("--replicas", type=int, default=400, help="400 replicas make a 2,001-event run")
     parser.add_argument("--editors", type=int, default=50)
@@ -383,7 +444,9 @@ def main() -> None:
             else embedded_site(Path(var_dir))
         )
         with site_context as site:
-            viewers = asyncio.run(viewers_of_one_run(site, options.viewers, options.nodes, options.replicas))
+            viewers = asyncio.run(
+                viewers_of_one_run(site, options.viewers, options.nodes, options.replicas, options.viewer_processes)
+            )
             print(json.dumps(asdict(viewers), indent=2))
             editing = asyncio.run(editors_and_runs(site, options.editors, options.edits, options.runs))
             print(json.dumps(asdict(editing), indent=2))
