@@ -19,7 +19,6 @@ The worker never touches the database: the request gives it the version's docume
 and the stored run's frame count and last frame.
 """
 
-import json
 import logging
 import threading
 import time
@@ -209,7 +208,7 @@ def _replay(job: _Job) -> str:
         return f"this run's scenario no longer loads: {error.message}"
     except SimulationLimitError as error:
         return f"replaying this run to explain it stopped: {error}"
-    if count != job.frames or json.loads(json.dumps(last)) != job.last_frame:
+    if count != job.frames or last is None or not runs.same_frame(job.last_frame, last, run_frames.whole):
         return (
             "this run cannot be explained: replaying it gives different events than those stored "
             "(the engine changed since it ran); run it again"

@@ -23,6 +23,7 @@ from django.utils import timezone
 from playground import run_states
 from playground.broadcast import send_run_batch, send_run_status
 from playground.budgets import budget_scale, declared_pods
+from playground.change_deltas import DeltaEncoder
 from playground.disruption_frames import BUDGET_KIND, EvictionCountdowns, budget_frame
 from playground.models import Run, RunEvent, Scenario, ScenarioVersion
 from playground.retention import prune_scenario_runs
@@ -284,7 +285,7 @@ def execute(
             if seq < stored_seq:
                 continue
             if seq == stored_seq:
-                _check_replay(payload, stored_payload)
+                _check_replay(payload, stored_payload, run_frames.whole)
                 continue
             batch.append(RunEvent(run=run, seq=seq, payload=payload))
             # Batches keep the database and the socket calm; the clock keeps a slow run live.
@@ -330,7 +331,8 @@ def frames(simulation: Simulation) -> "RunFrames":
     them when they happened rather than at the next event (held instead for the next event when the
     next instant is at the same time); and a closing frame ("end"). Every frame has its simulated
     "time". A replay (explain, traffic, a resumed run) walks the same frames, so sequence numbers
-    always agree."""
+    always agree. A change to an object shown before carries only what changed (change_deltas.py);
+    change_deltas.expand gives the frames whole."""
     return RunFrames(simulation)
 
 
@@ -354,6 +356,8 @@ class RunFrames(Iterator[dict[str, Any]]):
         self.times: list[float] = []
         self._seen = 0  # stream items taken so far
         self.finished = False
+        self._deltas = DeltaEncoder()
+        self.whole: dict[str, Any] | None = None  # the last frame given, with its changes whole
 
     def __next__(self) -> dict[str, Any]:
         try:
@@ -364,7 +368,8 @@ class RunFrames(Iterator[dict[str, Any]]):
         if self.journal is not None:
             self.boundaries.append(self._seen - len(self._tail) + self._sent)
             self.times.append(frame["time"])
-        return frame
+        self.whole = frame
+        return self._deltas.encode(frame)
 
     @property
     def unsent(self) -> list[Change | Event]:
@@ -457,8 +462,14 @@ class ReplayDiverged(Exception):
     """A resumed run's replay differs from what was stored (the engine changed in between)."""
 
 
-def _check_replay(payload: dict[str, Any], stored: Any) -> None:
-    if json.loads(json.dumps(payload)) != stored:
+def same_frame(stored: Any, frame: dict[str, Any], whole: dict[str, Any] | None) -> bool:
+    """Whether a stored frame is the replayed one: as stored now, or whole, as runs stored before
+    change deltas (their events stay resumable and explainable)."""
+    return any(json.loads(json.dumps(candidate)) == stored for candidate in (frame, whole) if candidate is not None)
+
+
+def _check_replay(payload: dict[str, Any], stored: Any, whole: dict[str, Any] | None = None) -> None:
+    if not same_frame(stored, payload, whole):
         raise ReplayDiverged(
             "this run cannot be resumed: replaying it gives different events than those stored "
             "(the engine changed since it started); run it again"

@@ -3,6 +3,7 @@
 // Every event carries the pod and node changes since the previous one, so the board can show the
 // cluster exactly as it was at any event: forward by applying changes, backward by replaying.
 
+import { expandFrame } from "./change-deltas.js";
 import { showChildren as showChips } from "./dom-lists.js";
 import { explainVerdicts } from "./explain-verdicts.js";
 import { holdsResources } from "./node-usage.js";
@@ -10,7 +11,7 @@ import { hueClass } from "./owner-hue.js";
 import { onMessage, onOpen, send } from "./scenario-socket.js";
 
 const SPEEDS_MAX_WAIT_MS = 1500; // long simulated pauses are shortened so nothing seems frozen
-let run = null; // {id, events: [], status, error}
+let run = null; // {id, events: [], status, error, shown}: shown, for change-deltas.js
 let position = 0; // number of events applied
 let playing = false;
 let timer = null;
@@ -54,7 +55,7 @@ function account(pod, sign) {
 }
 
 function startRun(id, at = null) {
-  run = { id, events: [], status: "queued", error: "" };
+  run = { id, events: [], status: "queued", error: "", shown: new Map() };
   position = 0;
   clearState();
   touched = everythingChanged();
@@ -75,7 +76,7 @@ function receive(events) {
   // the last we hold (a live batch can overtake a resume) — nothing lost, nothing doubled.
   for (const event of events) {
     const last = run.events.at(-1)?.seq ?? 0;
-    if (event.seq === last + 1) run.events.push(event);
+    if (event.seq === last + 1) run.events.push(expandFrame(event, run.shown));
     else if (event.seq > last + 1 && gapAsked !== last) {
       gapAsked = last;
       send({ type: "resume", run: run.id, after: last });

@@ -132,6 +132,9 @@ class ViewerReport:
     delivery_p95_ms: float
     delivery_max_ms: float
     run_seconds: float  # from pressing Run to the last viewer holding the last event
+    # From the run's first live batch to its last leaving the server: a server slow to send also
+    # slows the run (they share a process), which spreads its batches and shortens each one's delay.
+    broadcast_seconds: float
     frames_delivered: int
     events_delivered_per_second: float
 
@@ -145,6 +148,7 @@ async def acknowledge(socket_: websockets.ClientConnection, frame: dict[str, obj
 class ViewerResult:
     seqs: list[int] = field(default_factory=list)  # as they arrived, live (and resumed, after a lag)
     delays: list[float] = field(default_factory=list)  # each live batch's, from the server sending it
+    sent: list[float] = field(default_factory=list)  # when the server broadcast each live batch (wall clock)
     lagged: bool = False
 
 
@@ -168,6 +172,7 @@ async def _viewer(url: str, ready: asyncio.Event, connected: list[int], total: i
                 continue
             if "sent" in message:  # live, not a replay
                 result.delays.append(time.time() - message["sent"])
+                result.sent.append(message["sent"])
             for event in message["events"]:
                 if not result.lagged or event["seq"] == (result.seqs[-1] if result.seqs else 0) + 1:
                     result.seqs.append(event["seq"])
@@ -267,6 +272,7 @@ async def viewers_of_one_run(
             )
     delays = [delay for result in results for delay in result.delays]
     delivered = sum(len(result.seqs) for result in results)
+    sent = [stamp for result in results for stamp in result.sent]
     return ViewerReport(
         site=site.label,
         viewers=viewers,
@@ -279,6 +285,7 @@ async def viewers_of_one_run(
         delivery_p95_ms=round(percentile(delays, 0.95) * 1000, 1),
         delivery_max_ms=round(max(delays, default=0) * 1000, 1),
         run_seconds=round(elapsed, 2),
+        broadcast_seconds=round(max(sent) - min(sent), 2) if sent else 0.0,
         frames_delivered=delivered,
         events_delivered_per_second=round(delivered / elapsed, 1) if elapsed else 0.0,
     )

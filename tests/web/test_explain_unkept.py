@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from playground import run_state_builder, run_states, runs
+from playground.change_deltas import expand
 from playground.models import Run, RunEvent
 from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
@@ -249,3 +250,16 @@ def test_a_replay_that_differs_from_the_stored_run_says_so(client: Client):
     assert answer.status_code == 422
     assert "replaying it gives different events than those stored" in answer.content.decode()
     assert run_states.finished_run(runs._state_key(run)) is None  # nothing kept of a diverging replay
+
+
+def test_a_run_stored_whole_before_change_deltas_is_still_explained(client: Client):
+    run = executed_run()
+    stored = list(run.events.order_by("seq"))
+    for row, whole in zip(stored, expand(row.payload for row in stored), strict=True):
+        row.payload = whole  # as runs were stored before change deltas
+    RunEvent.objects.bulk_update(stored, ["payload"])
+    assert any(change["op"] == "pod" and change["ready"] for row in stored for change in row.payload["changes"])
+    pod, seq = last_scheduled(run)
+    run_states.clear()
+    answer = poll(client, explain_url(run), {"pod": pod, "seq": seq})
+    assert answer.status_code == 200 and "kube-scheduler picks" in answer.content.decode()

@@ -3,6 +3,7 @@ and PodDisruptionBudget status during a drain."""
 
 import pytest
 
+from playground.change_deltas import expand
 from playground.management.commands.load_gallery import GALLERY_DIR, split_gallery_file
 from playground.models import Run
 from playground.runs import execute
@@ -41,7 +42,7 @@ def run_events(scenario) -> list[dict]:
     execute(run, publish=lambda slug, run_id, events: None)
     run.refresh_from_db()
     assert run.status == Run.Status.FINISHED, run.error
-    return [row.payload for row in run.events.order_by("seq")]
+    return list(expand(row.payload for row in run.events.order_by("seq")))
 
 
 def pod_frames(events: list[dict], key: str) -> list[tuple[float | None, dict]]:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from playground import run_states, runs
+from playground.change_deltas import expand
 from playground.management.commands.load_gallery import GALLERY_DIR, split_gallery_file
 from playground.models import Run
 from playground.runs import execute, replay
@@ -37,7 +38,8 @@ def gallery_run(name: str) -> Run:
 
 
 def stored_frames(run: Run) -> list[dict[str, Any]]:
-    return [payload for payload in run.events.order_by("seq").values_list("payload", flat=True)]
+    """The run's frames as the page holds them: stored, then with each change whole again."""
+    return list(expand(run.events.order_by("seq").values_list("payload", flat=True)))
 
 
 class Board:
@@ -148,7 +150,7 @@ def test_changes_after_an_instants_last_event_get_a_frame_of_their_own_at_that_t
 def test_a_run_is_framed_the_same_every_time():
     run = gallery_run(SPREAD)
     again = list(runs.frames(Simulation(load_manifests(run.version.cluster_document), seed=0)))
-    assert json.loads(json.dumps(again)) == stored_frames(run)
+    assert json.loads(json.dumps(again)) == list(run.events.order_by("seq").values_list("payload", flat=True))
 
 
 # ---------------------------------------------------------------------------- replaying
@@ -295,7 +297,7 @@ def test_a_long_instant_gives_its_first_frames_before_it_settles():
 def test_checkpoints_do_not_change_the_frames_of_a_run_without_evictions(monkeypatch: pytest.MonkeyPatch):
     run = gallery_run(SPREAD)
     monkeypatch.setattr(runs, "CHECKPOINT_EVENTS", 1_000_000)
-    unpaused = list(runs.frames(Simulation(load_manifests(run.version.cluster_document), seed=0)))
+    unpaused = list(expand(runs.frames(Simulation(load_manifests(run.version.cluster_document), seed=0))))
     assert json.loads(json.dumps(unpaused)) == stored_frames(run)
 
 

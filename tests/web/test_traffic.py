@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from playground import traffic
+from playground.change_deltas import expand
 from playground.management.commands.load_gallery import GALLERY_DIR, split_gallery_file
 from playground.models import Run
 from playground.runs import execute
@@ -56,7 +57,8 @@ def last_seq(run: Run) -> int:
 def seq_ready(run: Run, name: str) -> int:
     """The first frame of the run at which a pod of this name turns Ready (the kubelet reports it
     after its Started event)."""
-    for seq, payload in run.events.order_by("seq").values_list("seq", "payload"):
+    frames = expand(run.events.order_by("seq").values_list("payload", flat=True))
+    for seq, payload in enumerate(frames, start=1):
         if any(c["op"] == "pod" and name in c["name"] and c["ready"] for c in payload["changes"]):
             return seq
     raise AssertionError(f"no {name} pod turns Ready")
