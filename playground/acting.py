@@ -97,3 +97,31 @@ def targets(manifests: list[Manifest]) -> list[str]:
                 else f"{manifest.kind}/{metadata.namespace}/{metadata.name}"
             )
     return found
+
+
+# Past this many targets (an imported cluster: thousands of nodes, tens of thousands of bare Pods)
+# the Act form's target is typed, with suggestions, instead of a <select> of every one: 55,000
+# options were megabytes of the page and a list no one scrolls.
+SELECT_TARGETS_MAX = 300
+SUGGESTED_TARGETS = 200
+
+
+def target_field(found: tuple[str, ...]) -> dict[str, Any]:
+    """How the Act form offers the targets: all of them in a select, or, past SELECT_TARGETS_MAX, a
+    typed field suggesting the workloads first (there are few), then nodes, then pods."""
+    if len(found) <= SELECT_TARGETS_MAX:
+        return {"act_targets": found, "act_target_typed": False}
+    rank = {"Node": 1, "Pod": 2}
+    ordered = sorted(found, key=lambda target: rank.get(target.split("/", 1)[0], 0))
+    return {"act_targets": ordered[:SUGGESTED_TARGETS], "act_target_typed": True, "act_target_count": len(found)}
+
+
+def check_target(target: str, found: tuple[str, ...]) -> None:
+    """A typed target must be one the scenario declares, as the select's are."""
+    if not target or "/" not in target:
+        raise InvalidEdit("choose a target")
+    if target not in found:
+        raise InvalidEdit(
+            f"{target} is not in this scenario: name one of its nodes (Node/<name>) or workloads "
+            "(<Kind>/<namespace>/<name>, such as Deployment/default/web)"
+        )

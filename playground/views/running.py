@@ -81,10 +81,12 @@ def act(request: HttpRequest, slug: str) -> HttpResponse:
         context["act_error"] = "Acting changes the scenario: open the edit link, or fork it first."
         return render(request, "scenario.html#run-panel", context | run_context(scenario), status=403)
     at = request.POST.get("at", "0")
+    target = request.POST.get("target", "").strip()
+    # A refused act shows the form as it was sent: nothing typed is lost.
+    context["act_chosen"] = {name: request.POST.get(name, "")[:200] for name in ("op", "target", "value")}
     try:
-        document = acting.action_document(
-            request.POST.get("op", ""), request.POST.get("target", ""), request.POST.get("value", ""), at
-        )
+        acting.check_target(target, outline(snapshot(scenario)).act_targets)
+        document = acting.action_document(request.POST.get("op", ""), target, request.POST.get("value", ""), at)
         workload = acting.append_action(scenario.workload_yaml, document)
         updated = board.set_workload(scenario, int_param(request.POST.get("version"), -1), workload)
     except StaleEdit:
@@ -119,7 +121,7 @@ def run_context(scenario: Scenario) -> dict[str, Any]:
 def panel_context(found: Outline) -> dict[str, Any]:
     return {
         "act_ops": list(acting.OPS.items()),
-        "act_targets": found.act_targets,
+        **acting.target_field(found.act_targets),
         "traffic_kinds": found.traffic_kinds,  # the run panel's Traffic section, if any
     }
 

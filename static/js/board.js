@@ -95,7 +95,7 @@ function askHow(card, act, payload) {
 
 function actOn(act, nodeName, payload) {
   act.querySelector('select[name="op"]').value = payload.kind;
-  act.querySelector('select[name="target"]').value = `Node/${nodeName}`;
+  act.querySelector('[name="target"]').value = `Node/${nodeName}`;
   const value = act.querySelector('input[name="value"]');
   value.type = "text";
   value.disabled = false;

@@ -531,22 +531,28 @@ function adoptPanel() {
   const board = document.getElementById("board");
   const version = panel()?.querySelector('[data-act="version"]');
   if (board && version) version.value = board.dataset.version;
+  // The value field fits the operation chosen (a refused act comes back with its own chosen).
+  const op = panel()?.querySelector('.act select[name="op"]');
+  if (op) fitValueToOperation(op);
 }
 
 document.addEventListener("change", (event) => {
-  if (!event.target.matches?.('#run-panel select[name="op"]')) return;
-  const needs = event.target.selectedOptions[0]?.dataset.needs ?? "";
+  if (event.target.matches?.('#run-panel select[name="op"]')) fitValueToOperation(event.target);
+});
+
+function fitValueToOperation(select) {
+  const needs = select.selectedOptions[0]?.dataset.needs ?? "";
   const input = panel().querySelector('.act input[name="value"]');
   input.placeholder = needs || "(no value)";
   input.disabled = !needs;
   // An HPA's load is a slider: the pods' CPU use as a percentage of their requests.
-  const slider = event.target.value === "set-utilization";
+  const slider = select.value === "set-utilization";
   const wasSlider = input.type === "range";
   input.type = slider ? "range" : "text";
   if (slider) Object.assign(input, { min: "0", max: "400", step: "5", value: input.value && !isNaN(input.value) ? input.value : "100" });
   else if (wasSlider) input.value = "";
   showSliderValue(input);
-});
+}
 
 function showSliderValue(input) {
   const shown = panel()?.querySelector('[data-act="value-shown"]');

@@ -3,8 +3,10 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.big_scenarios import wide_deployment
 from tests.browser.player import play_to_the_end
 from tests.browser.test_board import node_card, open_gallery_copy
+from tests.servers import create_scenario
 
 pytestmark = pytest.mark.browser
 
@@ -195,3 +197,31 @@ def test_a_taint_dropped_on_a_node_during_a_run_can_act_at_the_current_time(
     expect(node_card(page, "worker2").locator(".node-taints")).not_to_contain_text("maintenance")  # the node as defined
     page.locator("[data-player='speed']").select_option("instant")
     expect(page.locator("[data-player='log']")).to_contain_text("TaintManagerEviction", timeout=15_000)
+
+
+def test_on_a_cluster_of_hundreds_of_nodes_the_act_target_is_typed_with_suggestions(
+    page: Page, session_server, screenshot_path
+):
+    links = create_scenario(session_server.env, wide_deployment(nodes=400, replicas=20))
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(session_server.url + links["edit"])
+    expect(page.locator("html")).to_have_attribute("data-run-player", "ready")
+    play_to_the_end(page)
+    act = page.locator("form.act")
+    target = act.get_by_role("combobox", name=re.compile("Target: one of 401 nodes and workloads"))
+    expect(target).to_be_visible(timeout=15_000)
+    assert act.locator("select[name=target]").count() == 0
+    expect(act.locator("datalist#act-targets option").first).to_have_attribute("value", "Deployment/default/web")
+    act.locator("select[name=op]").select_option("cordon")
+    target.fill("Node/node399")
+    act.get_by_role("button", name="Do it").click()
+    expect(page.locator("#workload")).to_have_value(re.compile("target: Node/node399"), timeout=15_000)
+    target = page.locator("form.act").get_by_role("combobox", name=re.compile("Target"))
+    target.fill("Node/node-typo")
+    page.locator("form.act").get_by_role("button", name="Do it").click()
+    expect(page.locator("form.act [role=alert]")).to_contain_text("Node/node-typo is not in this scenario")
+    act = page.locator("form.act")  # as it was sent: nothing typed is lost
+    expect(act.get_by_role("combobox", name=re.compile("Target"))).to_have_value("Node/node-typo")
+    expect(act.locator("select[name=op]")).to_have_value("cordon")
+    expect(act.locator("input[name=value]")).to_be_disabled()  # cordon takes no value
+    page.screenshot(path=screenshot_path, full_page=False)
