@@ -1,10 +1,11 @@
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from playground import ratelimit
+from playground import preview, ratelimit
 from tests.servers import DaphneServer, manage, postgres_test_database_url, server_environment
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
@@ -21,6 +22,23 @@ def _fresh_rate_limits():
     ratelimit.reset()
     yield
     ratelimit.reset()
+
+
+@pytest.fixture(autouse=True)
+def _previews_settled() -> Iterator[None]:
+    """A page view of a big board starts its preview in this process' worker pool and answers
+    before it is done: the next test waits for it here, so that it does not share the machine's two
+    cores (and its CPU-second budgets) with seconds of simulation left behind by another test."""
+    yield
+    deadline = time.monotonic() + PREVIEW_SETTLE_SECONDS
+    while time.monotonic() < deadline:
+        with preview._lock:
+            if not preview._jobs:
+                return
+        time.sleep(0.05)
+
+
+PREVIEW_SETTLE_SECONDS = 120.0  # the largest preview a web test starts (5,000 nodes) takes a few
 
 
 @pytest.fixture

@@ -186,7 +186,11 @@ def test_a_hundred_million_replicas_cost_one_bounded_preview_while_others_are_se
         after_seconds, after = timed(lambda: HttpClient(server.url).get(f"/s/{slug}"))  # later: from the cache
         cpu_after = cpu_seconds(pid) - cpu_before - cpu_spent
 
-    message = "the run produced more than 20000 events (the preview&#x27;s limit)"
+    # 20,000 events come first (1.7 s of CPU measured); on a machine busy enough to stretch that
+    # past 5 s, the CPU bound: either way the board names the bound it stopped at.
+    bound = re.search(STOPPED + r"(the run (?:produced more than 20000 events|used more than 5 s of CPU time))", page)
+    assert bound is not None, page[:2000]
+    message = bound.group(1) + " (the preview&#x27;s limit)"
     assert STOPPED + message in page
     assert STOPPED + message in after
     assert "20,000 events or 20 a pod, up to 2,000,000; 120 s of CPU time" in page  # what a run would do instead
@@ -197,7 +201,7 @@ def test_a_hundred_million_replicas_cost_one_bounded_preview_while_others_are_se
         f"(+{cpu_after:.2f}s for the later view); RSS {rss_before:.0f} -> max {max(watch.rss):.0f} MiB; "
         f"healthz max {max(watch.health):.2f}s over {len(watch.health)}"
     )
-    assert previews_logged(server, "the run produced more than 20000 events") == 1  # not one per visitor
+    assert previews_logged(server, bound.group(1)) == 1  # not one per visitor
     assert cpu_spent < 2 * preview.MAX_CPU_SECONDS  # one stopped preview (3 to 4 s measured), the requests
     assert after_seconds < 1.0 and cpu_after < 0.5
     assert max(watch.rss) - rss_before < RSS_BOUND_MIB
