@@ -11,15 +11,17 @@ the engine's errors give are those of the text the user sent. What is left is pa
 
 import gzip
 import io
+import itertools
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
 import yaml
 
+from playground import import_json
 from playground.scenarios import MAX_IMPORT_WORKLOAD_BYTES, MAX_NODES, InvalidEdit
 from scheduler_core.api.manifests import parse_object
 from scheduler_core.api.yaml_loader import MAX_YAML_BYTES, YamlDocument, load_documents
@@ -80,13 +82,33 @@ def mib(amount: int) -> str:
 # ---------------------------------------------------------------------------- reading
 
 
-def read_upload(stream: IO[bytes], what: str, max_bytes: int) -> Iterator[str]:
-    """The lines of an uploaded file, gunzipped when it starts with gzip's magic bytes, as UTF-8.
-    Reading stops past `max_bytes` of text (a small gzip can expand a thousandfold)."""
+class Upload:
+    """The lines of an uploaded file (see read_upload), and how much of the file, as sent, has been
+    read: what an import's progress is measured by (a gzip's decompressed size is not known)."""
+
+    def __init__(self, lines: Iterator[str], raw: "_Prefixed") -> None:
+        self._lines, self._raw = lines, raw
+
+    def __iter__(self) -> Iterator[str]:
+        return self._lines
+
+    def fraction(self) -> float:
+        return self._raw.fraction()
+
+
+def read_upload(stream: IO[bytes], what: str, max_bytes: int, *, size: int = 0) -> Upload:
+    """The lines of an uploaded file of `size` bytes, gunzipped when it starts with gzip's magic
+    bytes, as UTF-8. Reading stops past `max_bytes` of text (a small gzip can expand a
+    thousandfold)."""
     head = stream.read(2)
-    raw = io.BufferedReader(_Prefixed(head, stream))  # type: ignore[arg-type]
+    prefixed = _Prefixed(head, stream, size)
+    raw = io.BufferedReader(prefixed)
     source: IO[bytes] = gzip.GzipFile(fileobj=raw) if head == _GZIP_MAGIC else raw  # type: ignore[assignment]
     text = io.TextIOWrapper(_Bounded(source, max_bytes, what), encoding="utf-8", errors="strict", newline=None)
+    return Upload(_decoded(text, what), prefixed)
+
+
+def _decoded(text: IO[str], what: str) -> Iterator[str]:
     try:
         yield from text
     except UnicodeDecodeError:
@@ -98,8 +120,12 @@ def read_upload(stream: IO[bytes], what: str, max_bytes: int) -> Iterator[str]:
 class _Prefixed(io.RawIOBase):
     """A stream with the bytes already read from it put back in front."""
 
-    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+    def __init__(self, head: bytes, rest: IO[bytes], size: int = 0) -> None:
         self._head, self._rest = head, rest
+        self._size, self._read = size, len(head)
+
+    def fraction(self) -> float:
+        return min(self._read / self._size, 1.0) if self._size else 0.0
 
     def readable(self) -> bool:
         return True
@@ -112,6 +138,7 @@ class _Prefixed(io.RawIOBase):
             return count
         data = self._rest.read(len(buffer))
         buffer[: len(data)] = data
+        self._read += len(data)
         return len(data)
 
 
@@ -136,10 +163,26 @@ class _Bounded(io.RawIOBase):
         return len(data)
 
 
-def text_lines(text: str, what: str, max_bytes: int) -> Iterator[str]:
+def check_size(text: str, what: str, max_bytes: int) -> None:
     if len(text) > max_bytes:  # characters: a lower bound of the bytes
         raise InvalidEdit(f"{what}: more than {mib(max_bytes)} of YAML, the most an import reads")
-    return iter(text.splitlines(keepends=True))
+
+
+def _lines(pieces: Iterable[str]) -> Iterator[str]:
+    """Lines, from pieces of text that may hold several lines or part of one."""
+    partial = ""
+    for piece in pieces:
+        if partial:
+            piece, partial = partial + piece, ""
+        if piece.endswith("\n") and piece.count("\n") == 1:  # already a line: the usual case
+            yield piece
+            continue
+        lines = piece.splitlines(keepends=True)
+        if lines and not lines[-1].endswith(("\n", "\r")):
+            partial = lines.pop()
+        yield from lines
+    if partial:
+        yield partial
 
 
 # ---------------------------------------------------------------------------- stripping
@@ -250,15 +293,21 @@ def _depth_change(text: str) -> int:
 
 def _error(what: str, error: ManifestError) -> InvalidEdit:
     where = f"line {error.line}: " if error.line else ""
-    return InvalidEdit(f"{what}: {where}{error.document} {error.path}: {error.message}".replace("  ", " "))
+    subject = " ".join(part for part in (error.document, error.path) if part)
+    return InvalidEdit(f"{what}: {where}{subject + ': ' if subject else ''}{error.message}")
 
 
-def _documents(text: str, what: str, original: list[str] | None = None) -> list[dict[str, Any]]:
+def _documents(
+    text: str, what: str, original: list[str] | None = None, progress: Callable[[float], None] | None = None
+) -> list[dict[str, Any]]:
     """Every Node or Pod (Lists expanded), each validated by the engine; an error names the
     document, the field and the line. When the stripped text does not parse (a YAML the filter
-    misread), the text as sent is parsed instead, for the error the user should see."""
+    misread), the text as sent is parsed instead, for the error the user should see. `progress` is
+    told the part of the text done after each batch."""
     items: list[dict[str, Any]] = []
-    for batch, offset in _batches(text):
+    for batch, offset, done in _batches(text):
+        if progress is not None:
+            progress(done)
         quick = _quickly(batch)
         if quick is not None:
             items.extend(quick)
@@ -280,21 +329,22 @@ ITEMS_PER_BATCH = 2000  # a batch's YAML nodes stay well under the loader's boun
 _LIST_HEADER = "apiVersion: v1\nkind: List\nitems:\n"
 
 
-def _batches(text: str) -> Iterator[tuple[str, int]]:
+def _batches(text: str) -> Iterator[tuple[str, int, float]]:
     """The text in parts the loader takes one at a time, each with the number of lines to add to
-    its line numbers: a kubectl List (`items:` then `- ` items at the margin) is cut every
-    ITEMS_PER_BATCH items, each part a List of its own; any other text is one part."""
+    its line numbers and the part of the text before it: a kubectl List (`items:` then `- ` items at
+    the margin) is cut every ITEMS_PER_BATCH items, each part a List of its own; any other text is
+    one part."""
     lines = text.splitlines(keepends=True)
     try:
         start = next(i for i, line in enumerate(lines) if line.startswith("items:"))
     except StopIteration:
-        yield text, 0
+        yield text, 0, 0.0
         return
     if lines[start].strip() != "items:" or any(
         line.strip() and not line.startswith(("apiVersion:", "kind:", "metadata:", "items:", " ", "#"))
         for line in lines[:start]
     ):
-        yield text, 0
+        yield text, 0, 0.0
         return
     header = len(_LIST_HEADER.splitlines())
     item_starts = [i for i in range(start + 1, len(lines)) if lines[i].startswith("- ")]
@@ -306,12 +356,12 @@ def _batches(text: str) -> Iterator[tuple[str, int]]:
     if len(item_starts) <= ITEMS_PER_BATCH or any(
         lines[i].strip() and not lines[i].startswith(("- ", " ", "#")) for i in range(start + 1, end)
     ):
-        yield text, 0
+        yield text, 0, 0.0
         return
     for first in range(0, len(item_starts), ITEMS_PER_BATCH):
         begin = item_starts[first]
         stop = item_starts[first + ITEMS_PER_BATCH] if first + ITEMS_PER_BATCH < len(item_starts) else end
-        yield _LIST_HEADER + "".join(lines[begin:stop]), begin - header
+        yield _LIST_HEADER + "".join(lines[begin:stop]), begin - header, first / len(item_starts)
 
 
 _FAST_LOADER: Any = getattr(yaml, "CSafeLoader", None)
@@ -615,17 +665,22 @@ def _plain(value: Any) -> Any:
 
 
 def import_cluster(
-    nodes_text: str | Iterable[str], pods_text: str | Iterable[str] = "", *, max_bytes: int | None = None
+    nodes_text: str | Iterable[str],
+    pods_text: str | Iterable[str] = "",
+    *,
+    max_bytes: int | None = None,
+    progress: Callable[[str], Callable[[float], None]] | None = None,
 ) -> Imported:
-    """The board and the workload of a cluster from kubectl's output: each argument is the text or
-    its lines (read_upload's, for a file)."""
+    """The board and the workload of a cluster from kubectl's output, YAML or JSON: each argument is
+    the text or its lines (read_upload's, for a file). Nodes and pods are taken from either, so the
+    one file of `kubectl get nodes,pods -A -o yaml` can go in the first. `progress`, given "nodes"
+    or "pods", returns what to tell the part of that input done, from 0 to 1, as it is read."""
     limit = max_bytes if max_bytes is not None else import_limits()[0]
-    nodes_lines = text_lines(nodes_text, "nodes", limit) if isinstance(nodes_text, str) else nodes_text
-    nodes_read = _Keeping(nodes_lines)
-    stripped_nodes = strip_text(nodes_read)
-    documents = _documents(stripped_nodes, "nodes", nodes_read.kept)
-    nodes = [_node_row(doc) for doc in documents if doc.get("kind") == "Node"]
-    del nodes_read, stripped_nodes, documents
+    for text, what in ((nodes_text, "nodes"), (pods_text, "pods")):
+        if isinstance(text, str):
+            check_size(text, what, limit)
+    first = _objects(nodes_text, "nodes", progress("nodes") if progress else None)
+    nodes = [_node_row(doc) for doc in first if doc.get("kind") == "Node"]
     if not nodes:
         raise InvalidEdit("nodes: no Node found: paste the output of `kubectl get nodes -o yaml`")
     if len(nodes) > MAX_NODES:
@@ -635,19 +690,23 @@ def import_cluster(
         raise InvalidEdit("nodes: two nodes have the same name")
     pods: list[dict[str, Any]] = []
     skipped = 0
-    pods_lines = text_lines(pods_text, "pods", limit) if isinstance(pods_text, str) else pods_text
-    pods_read = _Keeping(pods_lines)
-    stripped_pods = strip_text(pods_read)
-    if stripped_pods.strip():
-        for document in _documents(stripped_pods, "pods", pods_read.kept):
-            if document.get("kind") != "Pod":
-                continue
-            phase = (document.get("status") or {}).get("phase")
-            node_name = (document.get("spec") or {}).get("nodeName")
-            if phase in ("Succeeded", "Failed") or not node_name or node_name not in names:
-                skipped += 1
-                continue
-            pods.append(_clean_pod(document))
+    pods_objects = _objects(pods_text, "pods", progress("pods") if progress else None)
+    seen: set[tuple[str, str]] = set()  # a pod in both inputs (the one file pasted twice) once
+    for document in itertools.chain(first, pods_objects):
+        if document.get("kind") != "Pod":
+            continue
+        metadata = document.get("metadata") or {}
+        identity = (str(metadata.get("namespace", "default")), str(metadata.get("name")))
+        if identity in seen:
+            continue
+        seen.add(identity)
+        phase = (document.get("status") or {}).get("phase")
+        node_name = (document.get("spec") or {}).get("nodeName")
+        if phase in ("Succeeded", "Failed") or not node_name or node_name not in names:
+            skipped += 1
+            continue
+        pods.append(_clean_pod(document))
+    del first, pods_objects
     workload = compact_workload(pods)
     size = len(workload.encode())
     if size > MAX_IMPORT_WORKLOAD_BYTES:
@@ -656,6 +715,125 @@ def import_cluster(
             f" workload holds at most {mib(MAX_IMPORT_WORKLOAD_BYTES)} (import fewer namespaces)"
         )
     return Imported(nodes=nodes, workload_yaml=workload, skipped_pods=skipped)
+
+
+class _Pieces:
+    """A text as pieces of about a megabyte, each ending a line, and how much of it was given out."""
+
+    def __init__(self, text: str) -> None:
+        self._text, self._given = text, 0
+
+    def __iter__(self) -> Iterator[str]:
+        text = self._text
+        while self._given < len(text):
+            end = text.find("\n", self._given + _CHUNK)
+            end = len(text) if end < 0 else end + 1
+            piece, self._given = text[self._given : end], end
+            yield piece
+
+    def fraction(self) -> float:
+        return self._given / len(self._text) if self._text else 1.0
+
+
+class _Told:
+    """Passes items (pieces or lines of an input) through, telling `progress` the part of the input
+    read (`measure()`, 0 to 1) scaled into [0, `share`], every `every` items."""
+
+    def __init__(
+        self,
+        items: Iterable[str],
+        measure: Callable[[], float],
+        progress: Callable[[float], None],
+        share: float,
+        every: int,
+    ) -> None:
+        self._items, self._measure, self._progress = iter(items), measure, progress
+        self._share, self._every, self._count = share, every, 0
+
+    def __iter__(self) -> "_Told":
+        return self
+
+    def __next__(self) -> str:
+        self._count += 1
+        if self._count % self._every == 0:
+            self._progress(self._share * self._measure())
+        return next(self._items)
+
+
+# Of a YAML input's phase, the part its reading (and stripping) is worth; the parse is the rest. JSON
+# is parsed as it is read.
+YAML_READING_SHARE = 0.6
+
+
+def _objects(
+    source: str | Iterable[str], what: str, progress: Callable[[float], None] | None = None
+) -> list[dict[str, Any]]:
+    """The Nodes and Pods of one input, cut down to what the scheduler reads and validated by the
+    engine: JSON (`-o json`) streamed through the json module, YAML stripped line by line.
+    `progress` is told the part of the input done, from 0 to 1."""
+    told = progress or (lambda _done: None)
+    if isinstance(source, str):  # its size was checked (import_cluster)
+        if not source.strip():
+            return []
+        source = _Pieces(source)
+    pieces = iter(source)
+    head: list[str] = []
+    for piece in pieces:
+        head.append(piece)
+        if piece.strip():
+            break
+    if not head or not "".join(head).strip():
+        return []
+    rest: Iterable[str] = itertools.chain(head, pieces)
+    measure = getattr(source, "fraction", None)  # a file's or a string's; not a bare iterator's
+    if import_json.looks_like_json(head[-1]):
+        objects = _json_objects(_Told(rest, measure, told, 1.0, 1) if measure else rest, what)
+        told(1.0)
+        return objects
+    lines: Iterable[str] = _lines(rest)
+    if measure:
+        lines = _Told(lines, measure, told, YAML_READING_SHARE, 4096)
+    read = _Keeping(lines)
+    stripped = strip_text(read)
+    told(YAML_READING_SHARE)
+    objects = _documents(
+        stripped, what, read.kept, lambda done: told(YAML_READING_SHARE + (1 - YAML_READING_SHARE) * done)
+    )
+    told(1.0)
+    return objects
+
+
+def _json_objects(lines: Iterable[str], what: str) -> list[dict[str, Any]]:
+    objects: list[dict[str, Any]] = []
+    try:
+        for line, item in import_json.json_objects(lines, _kept_object):
+            try:
+                parse_object(item)
+            except ManifestError as error:
+                raise import_json.engine_error(line, error) from None
+            objects.append(item)
+    except import_json.JsonImportError as error:
+        raise InvalidEdit(f"{what}: {error}") from None
+    return objects
+
+
+def _kept_object(item: dict[str, Any]) -> dict[str, Any] | None:
+    """A Node or a Pod without what the text filter would have dropped (see _KEEP); others: None."""
+    return _pruned(item, ()) if item.get("kind") in ("Node", "Pod") else None
+
+
+_KEPT_PREFIXES = frozenset(path[:length] for path in _KEEP for length in range(len(path) + 1))
+
+
+def _pruned(value: Any, path: tuple[str, ...]) -> Any:
+    if path not in _KEPT_PREFIXES:
+        return value  # nothing under here is dropped
+    if isinstance(value, list):
+        return [_pruned(item, path) for item in value]
+    if not isinstance(value, dict):
+        return value
+    kept = _KEEP.get(path)
+    return {key: _pruned(item, (*path, key)) for key, item in value.items() if kept is None or key in kept}
 
 
 class _Keeping:

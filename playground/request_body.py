@@ -10,11 +10,15 @@ for an edit, that names the limit). A client that goes on sending past DRAIN_FAC
 has its connection closed: reading and dropping costs little, but not nothing.
 """
 
+from collections.abc import Callable
 from io import BytesIO
 from typing import Any
 
 from django.conf import settings
 
+from playground import import_progress
+
+PROGRESS_HEADER = import_progress.TOKEN_HEADER.lower().encode()
 REFUSED_HEADER = b"x-playground-body-refused"  # set only here; a client's own is removed
 MULTIPART_SLACK_BYTES = 1 << 20  # boundaries and part headers of a form with its files
 DRAIN_FACTOR = 4
@@ -44,14 +48,22 @@ def bounded_request_class(base: Any) -> Any:
     class BoundedWebRequest(base):  # type: ignore[misc,valid-type]  # Daphne's classes are untyped
         body_bytes = 0
         body_refused = False
+        body_length = 0
+        told_sent: Callable[[float], None] | None = None
 
         def gotLength(self, length: int | None) -> None:  # Twisted's name
             self.body_bytes = 0
             self.body_refused = length is not None and length > max_body_bytes()
+            # An import names itself in a header: the page shows its upload as the bytes arrive.
+            token = import_progress.valid_token((self.requestHeaders.getRawHeaders(PROGRESS_HEADER) or [None])[0])
+            self.told_sent = import_progress.reporter(token, "sending") if token and length else None
+            self.body_length = length or 0
             super().gotLength(0 if self.body_refused else length)  # 0: an in-memory file, left empty
 
         def handleContentChunk(self, data: bytes) -> None:
             self.body_bytes += len(data)
+            if self.told_sent is not None:
+                self.told_sent(min(self.body_bytes / self.body_length, 1.0))
             if not self.body_refused and self.body_bytes > max_body_bytes():
                 self.body_refused = True
                 self.content.close()  # what was kept so far goes now

@@ -3,6 +3,7 @@ database, management commands against that database, and an HTTP client that beh
 
 import json
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -162,6 +163,22 @@ def drop_postgres_database(url: str) -> None:
     admin = parts._replace(path="/postgres").geturl()
     with psycopg.connect(admin, autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{parts.path.lstrip("/")}" WITH (FORCE)')
+
+
+def multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes]]) -> tuple[bytes, str]:
+    """A multipart/form-data body, as a browser sends a form with files: (body, its Content-Type)."""
+    boundary = "----playground" + secrets.token_hex(8)
+    parts: list[bytes] = []
+    for name, value in fields.items():
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
+    for name, (filename, content) in files.items():
+        head = (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+            "Content-Type: application/octet-stream\r\n\r\n"
+        )
+        parts.append(head.encode() + content + b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode())
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
 
 class HttpClient:

@@ -7,9 +7,11 @@ from playground.views.editing import (
     add_nodes_from_template,
     edit_palette,
     import_cluster,
+    import_progress_view,
     node_action,
     save_details,
     save_workload,
+    workload_text,
 )
 from playground.views.pages import (
     board_partial,
@@ -46,6 +48,7 @@ __all__ = [
     "fork_version",
     "healthz",
     "import_cluster",
+    "import_progress_view",
     "index",
     "my_scenarios",
     "new_scenario",
@@ -60,4 +63,5 @@ __all__ = [
     "use_gallery",
     "validate",
     "version_page",
+    "workload_text",
 ]

@@ -17,6 +17,7 @@ from playground.preview import SANDBOX_BYTES, WAIT_SECONDS, Preview, cached, pre
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
     DEFAULT_CAPACITY,
+    MAX_WORKLOAD_BYTES,
     InvalidEdit,
     StaleEdit,
     snapshot,
@@ -121,7 +122,16 @@ def board_context(
         "message": message,
         "error": error,
         "retitled": request.method == "POST" and "title" in request.POST and not error,
+        # An imported cluster's workload (megabytes) is not sent with every board and page: the
+        # editor fetches it (views.editing.workload_text) when the page opens and when it changed.
+        "workload_inline": workload_inline(scenario.workload_yaml),
     }
+
+
+def workload_inline(text: str) -> bool:
+    """Whether a workload travels inside the page and the board: up to what a person types
+    (MAX_WORKLOAD_BYTES; characters are at most bytes), not an imported cluster's pods."""
+    return len(text) <= MAX_WORKLOAD_BYTES
 
 
 QUICK_WAIT_SECONDS = 0.1  # what an edit waits for its preview when the one before it is there

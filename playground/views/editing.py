@@ -2,11 +2,12 @@
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
 
-from playground import board, importing, palette
+from playground import board, import_progress, importing, palette
 from playground.models import Scenario
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
@@ -71,27 +72,63 @@ def import_cluster(request: HttpRequest, scenario: Scenario, version: int) -> Sc
     """kubectl's output pasted (nodes_yaml, pods_yaml) or uploaded (nodes_file, pods_file; gzip or
     not): a file wins over its textarea. A refused import leaves the board as it was."""
     max_text, max_upload = importing.import_limits()
-    sources: list[Any] = []
-    for what in ("nodes", "pods"):
-        upload = request.FILES.get(f"{what}_file")
-        if upload is not None and upload.size:
-            if upload.size > max_upload:
-                raise InvalidEdit(
-                    f"{what}: the file is {importing.mib(upload.size)}; an import takes files of at most"
-                    f" {importing.mib(max_upload)} (gzip it: kubectl's YAML compresses about tenfold)"
-                )
-            sources.append(importing.read_upload(upload.file, what, max_text))
-        else:
-            sources.append(normalized_text(request.POST.get(f"{what}_yaml", "")))
-    nodes_source, pods_source = sources
-    has_pods = not isinstance(pods_source, str) or bool(pods_source.strip())
-    imported = importing.import_cluster(nodes_source, pods_source, max_bytes=max_text)
-    return board.replace_cluster(scenario, version, imported.nodes, imported.workload_yaml if has_pods else None)
+    token = import_progress.valid_token(request.META.get(import_progress.TOKEN_META_KEY))
+    import_progress.report(token, "sending", 1.0)
+    try:
+        sources: list[Any] = []
+        for what in ("nodes", "pods"):
+            upload = request.FILES.get(f"{what}_file")
+            if upload is not None and upload.size:
+                if upload.size > max_upload:
+                    raise InvalidEdit(
+                        f"{what}: the file is {importing.mib(upload.size)}; an import takes files of at most"
+                        f" {importing.mib(max_upload)} (gzip it: kubectl's YAML compresses about tenfold)"
+                    )
+                sources.append(importing.read_upload(upload.file, what, max_text, size=upload.size))
+            else:
+                sources.append(normalized_text(request.POST.get(f"{what}_yaml", "")))
+        nodes_source, pods_source = sources
+        has_pods = not isinstance(pods_source, str) or bool(pods_source.strip())
+        imported = importing.import_cluster(
+            nodes_source, pods_source, max_bytes=max_text, progress=lambda what: import_progress.reporter(token, what)
+        )
+        import_progress.report(token, "saving", 0.0)
+        workload = imported.workload_yaml if has_pods else None
+        return board.replace_cluster(scenario, version, imported.nodes, workload)
+    finally:
+        import_progress.forget(token)
+
+
+@never_cache
+@require_GET
+def import_progress_view(request: HttpRequest, slug: str, token: str) -> JsonResponse:
+    """How far the import named `token` has come ({"phase": null} once it is over, or unknown
+    here): what the import form's bar shows while it waits (static/js/import-progress.js)."""
+    found = import_progress.read(token) if import_progress.valid_token(token) else None
+    return JsonResponse(found.as_json() if found else {"phase": None})
 
 
 @editing
 def save_workload(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
-    return board.set_workload(scenario, version, normalized_text(request.POST.get("workload", "")))
+    if "workload" not in request.POST:
+        # The editor of an imported workload sends no text until it has loaded it (its textarea is
+        # disabled until then): a save without the field must not empty the workload.
+        raise InvalidEdit("No workload text was sent (the editor had not loaded it yet): nothing was changed.")
+    return board.set_workload(scenario, version, normalized_text(request.POST["workload"]))
+
+
+@never_cache
+@require_GET
+def workload_text(request: HttpRequest, slug: str) -> HttpResponse:
+    """The scenario's current workload as it is saved, its version in a header: what the editor
+    fetches of a workload too large to travel in every page and board (views.common.workload_inline)."""
+    scenario = get_object_or_404(Scenario.objects.only("slug", "version", "workload_yaml"), slug=slug)
+    response = HttpResponse(scenario.workload_yaml, content_type="text/plain; charset=utf-8")
+    response[WORKLOAD_VERSION_HEADER] = str(scenario.version)
+    return response
+
+
+WORKLOAD_VERSION_HEADER = "X-Workload-Version"
 
 
 def normalized_text(text: str) -> str:

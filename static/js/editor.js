@@ -437,7 +437,33 @@ function mountTextarea() {
 // workload-versions.js keeps it in step with the scenario's saved versions and the browser's draft.
 export let editor = null;
 
+// An imported workload (megabytes) comes on its own, not in the page: { version, text } once
+// fetched, for workload-versions.js to start from; until then the textarea is disabled, so that a
+// save cannot send an empty text (the server refuses a save without one, too).
+export let loadedSource = null;
+
+export async function fetchWorkload(url) {
+  const response = await fetch(url, { headers: { Accept: "text/plain" }, cache: "no-store" });
+  if (!response.ok) throw new Error(`the server answered ${response.status}`);
+  const text = (await response.text()).replace(/\r\n?/g, "\n");
+  return { version: Number(response.headers.get("X-Workload-Version")), text };
+}
+
+async function loadWorkload() {
+  const note = document.querySelector("[data-workload-loading]");
+  try {
+    loadedSource = await fetchWorkload(textarea.dataset.loadUrl);
+  } catch (error) {
+    if (note) note.textContent = `The workload could not be loaded (${error.message}): reload the page to edit it.`;
+    return;
+  }
+  textarea.value = loadedSource.text;
+  textarea.disabled = false;
+  note?.remove();
+}
+
 if (form && textarea) {
+  if (textarea.dataset.loadUrl) await loadWorkload();
   try {
     editor = await mountCodeMirror();
   } catch (error) {

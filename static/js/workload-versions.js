@@ -8,7 +8,7 @@
 // - unsaved text is kept in the browser (per scenario and base version) and comes back after a
 //   reload, merged with whatever was saved meanwhile; leaving with unsaved work asks first.
 
-import { editor } from "./editor.js";
+import { editor, fetchWorkload, loadedSource } from "./editor.js";
 import { mergeTexts } from "./three-way-merge.js";
 
 const form = document.getElementById("workload-form");
@@ -32,10 +32,21 @@ const canEdit = () => Boolean(textarea && !textarea.readOnly);
 const mine = () => editor.getText();
 const dirty = () => base !== null && mine() !== base.text;
 
-function savedSource() {
-  const source = document.getElementById("workload-source");
+// The saved version a page or a board carries: { version, text }, or null. An imported
+// workload's text is not in it (data-url): it is fetched, only when it is newer than the editor's.
+async function savedSource(root = document) {
+  const source = root.getElementById("workload-source");
   if (!source) return null;
-  return { version: Number(source.dataset.version), text: normalize(source.content.textContent) };
+  const version = Number(source.dataset.version);
+  if (!source.dataset.url) return { version, text: normalize(source.content.textContent) };
+  if (loadedSource && loadedSource.version >= version && !base) return loadedSource;
+  if (base && version <= base.version) return { version, text: base.text }; // not newer: adopt ignores it
+  try {
+    return await fetchWorkload(source.dataset.url);
+  } catch {
+    say(`v${version} was saved, but its workload could not be fetched: reload the page before saving.`, { tone: "warn" });
+    return null;
+  }
 }
 
 // Forms send line breaks as CRLF; the server stores LF (views/editing.py).
@@ -295,7 +306,12 @@ function saveAgain() {
 }
 
 document.addEventListener("htmx:config:request", (event) => {
-  if (!isWorkloadSave(event) || !base) return;
+  if (!isWorkloadSave(event)) return;
+  if (textarea.disabled) {
+    event.detail.ctx.request.body.delete("workload"); // not loaded: the server refuses, nothing is lost
+    return;
+  }
+  if (!base) return;
   if (!automatic) retries = 0;
   automatic = false;
   const body = event.detail.ctx.request.body;
@@ -306,19 +322,19 @@ document.addEventListener("htmx:config:request", (event) => {
 // A refused save (409) carries the current board, and in it the current text. Its swap is not
 // to be relied on (a later board request, such as the live update of the very save that came
 // first, supersedes it), so the refusal is read here, from the response itself.
-document.addEventListener("htmx:after:request", (event) => {
+document.addEventListener("htmx:after:request", async (event) => {
   const ctx = event.detail?.ctx;
   if (!isWorkloadSave(event) || ctx?.response?.status !== 409) return;
-  const answer = new DOMParser().parseFromString(ctx.text ?? "", "text/html").getElementById("workload-source");
-  const current = answer ? { version: Number(answer.dataset.version), text: normalize(answer.content.textContent) } : null;
-  const outcome = adopt(current);
+  const answer = new DOMParser().parseFromString(ctx.text ?? "", "text/html");
+  const outcome = adopt(await savedSource(answer));
   if (outcome !== "conflict" && !conflict && retries < MAX_RETRIES) saveAgain();
 });
 
-document.addEventListener("htmx:after:swap", (event) => {
-  adopt(savedSource());
-  if (!isWorkloadSave(event)) return;
+document.addEventListener("htmx:after:swap", async (event) => {
   const status = event.detail?.ctx?.response?.status;
+  const ownSave = isWorkloadSave(event);
+  adopt(await savedSource());
+  if (!ownSave) return;
   const refusal = document.querySelector("#board .board-bar .flash.error");
   if (status === 422) refusal?.setAttribute("data-from", "workload"); // cleared once the text is valid
   if (status === 409) refusal?.remove(); // handled above: merged and saved again, or the conflict panel
@@ -327,8 +343,8 @@ document.addEventListener("htmx:after:swap", (event) => {
 
 // ---------------------------------------------------------------------------- start
 
-function start() {
-  const saved = savedSource();
+async function start() {
+  const saved = await savedSource();
   if (!editor || !saved) return;
   base = saved;
   if (normalize(mine()) !== saved.text) editor.setText(saved.text);
@@ -361,5 +377,5 @@ function start() {
   });
 }
 
-if (form && textarea && editor) start();
+if (form && textarea && editor) await start();
 document.documentElement.dataset.workloadVersions = "ready"; // browser tests wait for this

@@ -1,0 +1,70 @@
+"""An imported cluster's workload (megabytes) does not travel in every page and board: the editor
+fetches it from /s/<slug>/workload.yaml (views.editing.workload_text); a workload a person types
+stays inside the page, as before."""
+
+import gzip
+
+import pytest
+from django.urls import reverse
+
+from playground import importing
+from playground.models import Scenario
+from playground.scenarios import MAX_WORKLOAD_BYTES, create_scenario
+from tests.web.kubectl_output import nodes_yaml, pods_yaml
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def imported() -> importing.Imported:
+    return importing.import_cluster(nodes_yaml(20), pods_yaml(1500, 20))
+
+
+@pytest.fixture
+def big(client, imported) -> Scenario:
+    assert len(imported.workload_yaml) > MAX_WORKLOAD_BYTES
+    scenario, secret = create_scenario("Imported", nodes=imported.nodes, workload_yaml=imported.workload_yaml)
+    client.get(reverse("claim-edit-link", args=[scenario.slug, secret]))
+    return scenario
+
+
+def test_the_page_and_the_board_leave_a_big_workload_out(client, big, imported):
+    first_pod = imported.workload_yaml.splitlines()[0]
+    page = client.get(reverse("scenario", args=[big.slug]), headers={"Accept-Encoding": "gzip"})
+    html = gzip.decompress(page.content).decode()
+    assert first_pod not in html and len(html) < len(imported.workload_yaml) / 3
+    url = reverse("workload-text", args=[big.slug])
+    assert f'<template id="workload-source" data-version="{big.version}" data-url="{url}"></template>' in html
+    assert f'disabled data-load-url="{url}"></textarea>' in html  # nothing to send until it is loaded
+    assert "This imported workload is " in html and f'href="{url}"' in html  # and without JavaScript
+    node = big.nodes.first()
+    cordon = reverse("node-action", args=[big.slug, node.pk, "cordon"])
+    answer = client.post(cordon, {"version": big.version}, headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and first_pod not in answer.content.decode()
+    assert 'data-version="2" data-url=' in answer.content.decode()
+
+
+def test_the_workload_comes_on_its_own_with_its_version(client, big, imported):
+    answer = client.get(reverse("workload-text", args=[big.slug]))
+    assert answer.status_code == 200 and answer["Content-Type"] == "text/plain; charset=utf-8"
+    assert answer.content.decode() == imported.workload_yaml
+    assert answer["X-Workload-Version"] == str(big.version)
+    assert "no-cache" in answer["Cache-Control"] or "max-age=0" in answer["Cache-Control"]
+    assert client.get(reverse("workload-text", args=["nope"])).status_code == 404
+
+
+def test_a_save_without_the_text_changes_nothing(client, big, imported):
+    """The editor's textarea is disabled until the text is loaded: a save then sends no field."""
+    url = reverse("save-workload", args=[big.slug])
+    answer = client.post(url, {"version": big.version}, headers={"HX-Request": "true"})
+    assert answer.status_code == 422
+    assert "No workload text was sent" in answer.content.decode()
+    big.refresh_from_db()
+    assert big.workload_yaml == imported.workload_yaml and big.version == 1
+
+
+def test_a_typed_workload_still_travels_in_the_page(client):
+    scenario, _secret = create_scenario("Typed", workload_yaml="apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n")
+    html = client.get(reverse("scenario", args=[scenario.slug])).content.decode()
+    assert '<template id="workload-source" data-version="1">apiVersion: v1' in html
+    assert "data-load-url" not in html and "This imported workload" not in html
