@@ -21,6 +21,7 @@ from playground.scenarios import (
     snapshot,
     validate_workload,
 )
+from playground.workload_changes import validate_changed_documents
 from scheduler_core.api.validation import label_value_problem, qualified_name_problem, subdomain_problem
 
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
@@ -295,7 +296,10 @@ def remove_taint(scenario: Scenario, version: int, node_id: int, key: str, effec
 def set_workload(scenario: Scenario, version: int, workload_yaml: str) -> Scenario:
     # A workload an import made larger than a typed one may be edited within the import bound.
     imported = len(scenario.workload_yaml.encode()) > MAX_WORKLOAD_BYTES
-    problems = validate_workload(workload_yaml, MAX_IMPORT_WORKLOAD_BYTES if imported else MAX_WORKLOAD_BYTES)
+    if imported:  # tens of thousands of documents: the ones the edit changed are checked
+        problems = validate_changed_documents(scenario.workload_yaml, workload_yaml, MAX_IMPORT_WORKLOAD_BYTES)
+    else:
+        problems = validate_workload(workload_yaml, MAX_WORKLOAD_BYTES)
     if problems:
         first = problems[0]
         where = f"line {first.line}: " if first.line else ""

@@ -19,9 +19,11 @@ from scheduler_core.errors import ManifestError
 MAX_NODES = 5000  # the size of upstream scheduler_perf and of large production clusters (#14)
 MAX_WORKLOAD_BYTES = 256 * 1024  # a workload typed or pasted in the editor
 # An imported cluster's bound pods, one line each (importing.compact_workload): a cleaned pod is
-# 250-550 bytes, so 50,000 fit unless most carry affinities. The engine parses at most 24 MiB a
-# run (yaml_loader.MAX_YAML_BYTES), and a 5,000-node board takes about 4 MiB of that.
-MAX_IMPORT_WORKLOAD_BYTES = 19 * 2**20
+# 250-600 bytes (525 with labels, a preferred anti-affinity and requests), so 50,000 fit. The engine
+# parses at most 36 MiB a run (yaml_loader.MAX_YAML_BYTES), and a 5,000-node board takes about
+# 4 MiB of that. Sent back from the editor it is at most 1.3 times as long, form-encoded: within
+# one request's form data (settings.DATA_UPLOAD_MAX_MEMORY_SIZE).
+MAX_IMPORT_WORKLOAD_BYTES = 30 * 2**20
 # A scenario's history is bounded (every edit stores a whole version); a fork starts a fresh one.
 MAX_VERSIONS = 1000
 # The YAML its versions store (documents, workloads, configurations): an imported 5,000-node,

@@ -116,10 +116,11 @@ RUNS_KEPT_PER_SCENARIO = envint("PLAYGROUND_RUNS_KEPT", 20)
 EVENTS_KEPT_PER_SCENARIO = envint("PLAYGROUND_EVENTS_KEPT", 600_000)
 
 # Request bodies (playground/views/status.py names the limit when one is refused). A form's fields
-# may carry a pasted `kubectl get nodes -o yaml` of 5,000 nodes (about 19 MB with managedFields);
-# a larger cluster comes as a file upload (gzip or not), which Django streams to a temporary file
-# past FILE_UPLOAD_MAX_MEMORY_SIZE and playground/importing.py reads line by line.
-DATA_UPLOAD_MAX_MEMORY_SIZE = envint("UPLOAD_MAX_BYTES", 32 * 2**20)
+# may carry a pasted `kubectl get nodes -o yaml` of 5,000 nodes (about 19 MB with managedFields),
+# or an imported workload's edit (scenarios.MAX_IMPORT_WORKLOAD_BYTES, 30 MiB, form-encoded: about
+# 39 MiB); a larger cluster comes as a file upload (gzip or not), which Django streams to a
+# temporary file past FILE_UPLOAD_MAX_MEMORY_SIZE and playground/importing.py reads line by line.
+DATA_UPLOAD_MAX_MEMORY_SIZE = envint("UPLOAD_MAX_BYTES", 48 * 2**20)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 4 * 2**20
 # One import: an uploaded file as sent, and the YAML read from it once decompressed (5,000 nodes
 # and 50,000 pods with managedFields are about 330 MB, 10-30 MB gzipped).

@@ -18,11 +18,12 @@ import yaml
 from scheduler_core.errors import ManifestError
 
 # Bounds on what one parse may cost, sized for the largest scenario the playground holds (5,000
-# Nodes, about 1 MiB and 80,000 YAML nodes, beside a workload) and an imported cluster's pods (a
-# cleaned pod is about 25 YAML nodes and 300 bytes: 50,000 of them fit). Past them, the text is
+# Nodes, about 4 MiB and 80,000 YAML nodes, beside a workload) and an imported cluster's pods (a
+# cleaned pod with labels, an affinity and requests is about 55 YAML nodes and 500 bytes: 50,000
+# of them are 25 MiB; a parse of the whole is about 20 s and 1 GiB). Past them, the text is
 # refused before it is composed into objects.
-MAX_YAML_BYTES = 24 * 1024 * 1024
-MAX_YAML_NODES = 2_000_000
+MAX_YAML_BYTES = 36 * 1024 * 1024
+MAX_YAML_NODES = 4_000_000
 MAX_DOCUMENTS = 60_000
 
 

@@ -33,6 +33,7 @@ def test_an_imported_workload_is_fetched_edited_saved_and_followed(page: Page, s
     assert workload.input_value().startswith("--- {apiVersion: v1, kind: Pod, metadata: {name: app-1-")
     assert workload.input_value().count("\n") == 1485  # the bound, unfinished pods
     expect(page.locator("[data-workload-loading]")).to_have_count(0)
+    expect(page.locator("#validation")).to_have_text("✓ valid (checked when saved)")  # not sent to be checked
     assert page.locator("#workload-source").get_attribute("data-url")  # the page did not carry it
 
     other = page.context.new_page()
@@ -44,6 +45,7 @@ def test_an_imported_workload_is_fetched_edited_saved_and_followed(page: Page, s
     page.keyboard.press("Control+End")
     page.keyboard.type("# reviewed before the upgrade\n")
     expect(workload).to_have_value(re.compile(r"# reviewed before the upgrade\n$"))
+    expect(page.locator("#validation")).to_have_text("✓ valid", timeout=15_000)  # the edit, checked
     save(page)
     expect(page.locator("#board .version")).to_have_text("v3")
     expect(other.locator("#board .version")).to_have_text("v3")

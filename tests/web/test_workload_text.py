@@ -68,3 +68,23 @@ def test_a_typed_workload_still_travels_in_the_page(client):
     html = client.get(reverse("scenario", args=[scenario.slug])).content.decode()
     assert '<template id="workload-source" data-version="1">apiVersion: v1' in html
     assert "data-load-url" not in html and "This imported workload" not in html
+
+
+def test_an_edit_of_a_big_workload_is_checked_where_it_changed(client, big, imported):
+    lines = imported.workload_yaml.splitlines(keepends=True)
+    url = reverse("save-workload", args=[big.slug])
+    broken = list(lines)
+    broken[700] = broken[700].replace("cpu: 250m", "cpu: lots", 1)
+    assert broken[700] != lines[700]
+    answer = client.post(url, {"version": big.version, "workload": "".join(broken)}, headers={"HX-Request": "true"})
+    assert answer.status_code == 422
+    assert "line 701: Pod " in answer.content.decode() and "cpu" in answer.content.decode()
+    check = client.post(reverse("validate") + f"?scenario={big.slug}", {"yaml": "".join(broken)})
+    [problem] = check.json()["problems"]
+    assert problem["line"] == 701 and problem["path"].endswith("requests.cpu")
+    fixed = list(lines)
+    fixed[700] = fixed[700].replace("cpu: 250m", "cpu: 300m", 1)
+    answer = client.post(url, {"version": big.version, "workload": "".join(fixed)}, headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    big.refresh_from_db()
+    assert big.version == 2 and "cpu: 300m" in big.workload_yaml.splitlines()[700]
