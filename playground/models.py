@@ -91,6 +91,24 @@ class Node(models.Model):
         return self.name
 
 
+class StoredText(models.Model):
+    """A big text stored once, by its SHA-256, however many versions hold it: an imported cluster's
+    workload (25 MiB for 50,000 pods) is not copied into each version a cordon or a rename makes."""
+
+    digest = models.CharField(max_length=64, primary_key=True)
+    text = models.TextField()
+
+    @staticmethod
+    def digest_of(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def config_part(scheduler_config_yaml: str) -> str:
+    """How a version's document ends with its scheduler configuration (scenarios.export_document)."""
+    config = scheduler_config_yaml.strip()
+    return "---\n" + config + "\n" if config else ""
+
+
 class ScenarioVersion(models.Model):
     """An immutable saved state. Its permalink id is a hash of its scenario's slug and its content."""
 
@@ -99,9 +117,13 @@ class ScenarioVersion(models.Model):
     permalink = models.CharField(max_length=PERMALINK_LENGTH, unique=True)
     title = models.CharField(max_length=120)
     description = models.TextField(blank=True)
-    document = models.TextField()  # the whole scenario as one YAML file (nodes, workload, config)
+    # The whole scenario as one YAML file (nodes, workload, config): see `document`. With the
+    # workload stored apart (workload_text), only what comes before the workload.
+    stored_document = models.TextField(db_column="document")
     nodes = models.JSONField(default=list)  # the board, as Node rows hold it
-    workload_yaml = models.TextField(blank=True)  # exactly as written, comments included
+    # The workload exactly as written, comments included; empty when stored apart (workload_text).
+    stored_workload = models.TextField(db_column="workload_yaml", blank=True)
+    workload_text = models.ForeignKey(StoredText, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     scheduler_config_yaml = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -112,6 +134,26 @@ class ScenarioVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scenario.slug} v{self.number}"
+
+    @property
+    def workload_yaml(self) -> str:
+        return self.workload_text.text if self.workload_text_id else self.stored_workload
+
+    @workload_yaml.setter
+    def workload_yaml(self, text: str) -> None:
+        self.stored_workload, self.workload_text = text, None
+
+    @property
+    def document(self) -> str:
+        """The whole scenario as one YAML file, as scenarios.export_document wrote it."""
+        if not self.workload_text_id:
+            return self.stored_document
+        return self.stored_document + self.workload_text.text.strip() + "\n" + config_part(self.scheduler_config_yaml)
+
+    @document.setter
+    def document(self, text: str) -> None:
+        workload = self.workload_yaml
+        self.stored_document, self.stored_workload, self.workload_text = text, workload, None
 
     @property
     def cluster_document(self) -> str:

@@ -12,7 +12,7 @@ import yaml
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Func, IntegerField, Sum
 
-from playground.models import PERMALINK_LENGTH, Node, Scenario, ScenarioVersion
+from playground.models import PERMALINK_LENGTH, Node, Scenario, ScenarioVersion, StoredText, config_part
 from scheduler_core.api.manifests import load_manifests, parse_object
 from scheduler_core.errors import ManifestError
 
@@ -26,9 +26,10 @@ MAX_WORKLOAD_BYTES = 256 * 1024  # a workload typed or pasted in the editor
 MAX_IMPORT_WORKLOAD_BYTES = 30 * 2**20
 # A scenario's history is bounded (every edit stores a whole version); a fork starts a fresh one.
 MAX_VERSIONS = 1000
-# The YAML its versions store (documents, workloads, configurations): an imported 5,000-node,
-# 50,000-pod cluster stores about 25 MiB a version (its document holds the workload too), so this
-# keeps ten of its versions before a fork is needed.
+# The YAML its versions store (documents, workloads, configurations). A workload over
+# MAX_WORKLOAD_BYTES (an imported cluster's) is stored once however many versions hold it
+# (models.StoredText), so a cordon of an imported 5,000-node, 50,000-pod cluster stores its 4 MiB
+# of nodes, not 54 MiB: this keeps about sixty such edits before a fork is needed.
 MAX_HISTORY_BYTES = 256 * 2**20
 HISTORY_FULL = "Fork it to go on: a fork starts a fresh history."
 DEFAULT_CAPACITY = {"cpu": "4", "memory": "16Gi", "pods": "110"}
@@ -252,16 +253,24 @@ def _size(amount: int) -> str:
     return f"{amount / 2**20:g} MiB" if amount >= 2**20 else f"{amount / 2**10:g} KiB"
 
 
-def check_history_room(scenario: Scenario, document: str) -> None:
-    """Refuses (InvalidEdit) a version the scenario's bounded history has no room for."""
-    stored = ScenarioVersion.objects.filter(scenario=scenario).aggregate(
+def check_history_room(scenario: Scenario, stored: "_Stored") -> None:
+    """Refuses (InvalidEdit) a version the scenario's bounded history has no room for: what its
+    versions hold, each workload stored apart counted once, and what this one adds."""
+    versions = ScenarioVersion.objects.filter(scenario=scenario)
+    held = versions.aggregate(
         count=Count("pk"),
-        size=Sum(StoredLength("document") + StoredLength("workload_yaml") + StoredLength("scheduler_config_yaml")),
+        size=Sum(
+            StoredLength("stored_document") + StoredLength("stored_workload") + StoredLength("scheduler_config_yaml")
+        ),
     )
-    adding = len(document) + len(scenario.workload_yaml) + len(scenario.scheduler_config_yaml)
-    if stored["count"] >= MAX_VERSIONS:
+    texts = StoredText.objects.filter(pk__in=versions.exclude(workload_text=None).values("workload_text"))
+    apart = texts.aggregate(size=Sum(StoredLength("text")))["size"] or 0
+    adding = len(stored.document) + len(stored.workload) + len(scenario.scheduler_config_yaml)
+    if stored.text_digest and not texts.filter(pk=stored.text_digest).exists():
+        adding += len(scenario.workload_yaml)
+    if held["count"] >= MAX_VERSIONS:
         limit = f"it keeps at most {MAX_VERSIONS:,} versions"
-    elif (stored["size"] or 0) + adding > MAX_HISTORY_BYTES:
+    elif (held["size"] or 0) + apart + adding > MAX_HISTORY_BYTES:
         limit = f"its versions keep at most {_size(MAX_HISTORY_BYTES)} of YAML"
     else:
         return
@@ -285,19 +294,23 @@ def snapshot(scenario: Scenario, *, bounded: bool = False, nodes: list[Node] | N
     existing = ScenarioVersion.objects.filter(scenario=scenario, permalink=permalink).first()
     if existing is not None:
         return existing
+    stored = _stored(scenario, document)
     if bounded:
-        check_history_room(scenario, document)
+        check_history_room(scenario, stored)
     try:
         with transaction.atomic():
+            if stored.text_digest:
+                StoredText.objects.get_or_create(digest=stored.text_digest, defaults={"text": scenario.workload_yaml})
             return ScenarioVersion.objects.create(
                 scenario=scenario,
                 number=scenario.version,
                 permalink=permalink,
                 title=scenario.title,
                 description=scenario.description,
-                document=document,
+                stored_document=stored.document,
                 nodes=[node_fields(node) for node in nodes],
-                workload_yaml=scenario.workload_yaml,
+                stored_workload=stored.workload,
+                workload_text_id=stored.text_digest or None,
                 scheduler_config_yaml=scenario.scheduler_config_yaml,
             )
     except IntegrityError:
@@ -309,14 +322,37 @@ def snapshot(scenario: Scenario, *, bounded: bool = False, nodes: list[Node] | N
         return existing
 
 
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    """What a version's own row holds: the document (or its part before a workload stored apart),
+    the workload (or nothing), and the digest of the workload stored apart (or "")."""
+
+    document: str
+    workload: str
+    text_digest: str
+
+
+def _stored(scenario: Scenario, document: str) -> _Stored:
+    workload = scenario.workload_yaml
+    if len(workload) <= MAX_WORKLOAD_BYTES:
+        return _Stored(document, workload, "")
+    tail = workload.strip() + "\n" + config_part(scenario.scheduler_config_yaml)
+    assert document.endswith(tail), "export_document puts the workload last, before the configuration"
+    return _Stored(document[: len(document) - len(tail)], "", StoredText.digest_of(workload))
+
+
 def _holds_current_content(version: ScenarioVersion, scenario: Scenario, nodes: list[Node] | None) -> bool:
     """The version's title, nodes (in order, labels in order), workload and configuration are the
-    scenario's: its document is what export_document would write."""
-    if (version.title, version.workload_yaml, version.scheduler_config_yaml) != (
-        scenario.title,
-        scenario.workload_yaml,
-        scenario.scheduler_config_yaml,
-    ):
+    scenario's: its document is what export_document would write. A workload stored apart is
+    compared by its digest (not read back: it may be 25 MiB)."""
+    if (version.title, version.scheduler_config_yaml) != (scenario.title, scenario.scheduler_config_yaml):
+        return False
+    if version.workload_text_id:
+        if len(scenario.workload_yaml) <= MAX_WORKLOAD_BYTES:
+            return False
+        if version.workload_text_id != StoredText.digest_of(scenario.workload_yaml):
+            return False
+    elif version.stored_workload != scenario.workload_yaml:
         return False
     fields = [node_fields(node) for node in (scenario.nodes.all() if nodes is None else nodes)]
     return json.dumps(version.nodes) == json.dumps(fields)  # order-sensitive, as the YAML is

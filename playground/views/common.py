@@ -149,7 +149,7 @@ def _placement(scenario: Scenario, version: ScenarioVersion) -> tuple[Preview, b
         ScenarioVersion.objects.filter(scenario=scenario)
         .exclude(pk=version.pk)
         .order_by("-pk")
-        .only("document", "scheduler_config_yaml")
+        .only("stored_document", "scheduler_config_yaml", "workload_text")
         .first()
     )
     shown = cached(earlier.cluster_document) if earlier is not None else None

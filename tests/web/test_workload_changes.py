@@ -44,9 +44,11 @@ JUNK = [
     "kind: Node\n",
     "---\n",
     "--- {apiVersion: v1, kind: Pod, metadata: {name: x}, spec: {containers: [{name: c, image: i}]}}\n",
-    "--- {apiVersion: v1, kind: Pod, metadata: {name: y}, spec: {containers: [{name: c, image: i, ports: [{hostPort: 99999}]}]}}\n",
+    "--- {apiVersion: v1, kind: Pod, metadata: {name: y},"
+    " spec: {containers: [{name: c, image: i, ports: [{hostPort: 99999}]}]}}\n",
     "--- {apiVersion: v1, kind: Nod, metadata: {name: z}}\n",
-    "--- {apiVersion: v1, kind: Pod, metadata: {name: w}, spec: {containers: [{name: c, image: i, resources: {requests: {cpu: -1}}}]}}\n",
+    "--- {apiVersion: v1, kind: Pod, metadata: {name: w},"
+    " spec: {containers: [{name: c, image: i, resources: {requests: {cpu: -1}}}]}}\n",
     "  labels: {app: [unclosed\n",
     "metadata: {}\n",
     "\n",
@@ -107,7 +109,7 @@ def test_one_pod_changed_in_five_thousand_is_one_document_parsed(monkeypatch):
     assert len(parsed) == 1 and parsed[0].count("\n") <= 3 and "pod-2500-renamed" in parsed[0]
     broken = before.replace("name: pod-4000,", "name: Pod_4000,")
     [problem] = workload_changes.validate_changed_documents(before, broken, LIMIT)
-    assert problem.line == broken.splitlines().index(next(l for l in broken.splitlines() if "Pod_4000" in l)) + 1
+    assert problem.line == next(i for i, line in enumerate(broken.splitlines(), 1) if "Pod_4000" in line)
     assert problem.document == "Pod team/Pod_4000" and problem.path == "metadata.name"
 
 
