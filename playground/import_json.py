@@ -5,6 +5,7 @@ reads in seconds (the YAML path reads it line by line in Python). The line of an
 from the text as sent."""
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -13,15 +14,24 @@ from scheduler_core.errors import ManifestError
 CHUNK_CHARS = 1 << 20  # the text is decoded from pieces of about this size
 _DECODER = json.JSONDecoder()
 _SPACE = " \t\r\n"
+_LONGEST_WORD = 16  # a value cut short (`tr`, `-Infinit`) is refused where it starts: that close to the end
 
 
 class JsonImportError(Exception):
     """A syntax error, or an item the engine refuses: the message names the line."""
 
 
-def looks_like_json(first_line: str) -> bool:
-    """kubectl's JSON starts with `{` (an object or a List) or, for a hand-made file, `[`."""
-    return first_line.lstrip(_SPACE + "\ufeff")[:1] in ("{", "[")
+_JSON_START = re.compile(r"\ufeff?[ \t\r\n]*(?:\{[ \t\r\n]*[\"}]|\[[ \t\r\n]*(?:\]|\{[ \t\r\n]*[\"}]))")
+
+
+HEAD_CHARACTERS = 3
+
+
+def looks_like_json(head: str) -> bool:
+    """kubectl's JSON starts with `{"` (an object or a List) or, for a hand-made file, `[{`; YAML's
+    flow style (`{apiVersion: v1, ...}`) does not. `head`: the text's start, HEAD_CHARACTERS past
+    its white space at least (or all of it)."""
+    return _JSON_START.match(head) is not None
 
 
 class _Text:
@@ -95,11 +105,15 @@ class _Text:
             try:
                 value, end = _DECODER.raw_decode(self.buffer, position)
             except json.JSONDecodeError as error:
-                if self.more():
+                # Cut short by the end of what was read: read on. A mistake inside it: said now,
+                # without reading the rest of the file.
+                cut_short = error.pos >= len(self.buffer) - _LONGEST_WORD or error.msg.startswith("Unterminated")
+                if cut_short and self.more():
                     continue
                 raise JsonImportError(f"line {self.line_of(error.pos)}: not valid JSON: {error.msg}") from None
-            # A number (or true, false, null) at the end of what was read may go on in the next piece.
-            if isinstance(value, (dict, list, str)) or end < len(self.buffer) or not self.more():
+            # A number (or true, false, null) near the end of what was read may go on in the next
+            # piece (`12` of `12.5`): read on, then read it again.
+            if isinstance(value, (dict, list, str)) or end < len(self.buffer) - _LONGEST_WORD or not self.more():
                 return value, end
 
 

@@ -60,6 +60,7 @@ class Imported:
     nodes: list[dict[str, Any]]
     workload_yaml: str
     skipped_pods: int  # finished pods and pods on nodes not imported
+    pods_read: bool = False  # any Pod in either input (the workload is then replaced by the imported one)
 
 
 def import_limits() -> tuple[int, int]:
@@ -692,9 +693,11 @@ def import_cluster(
     skipped = 0
     pods_objects = _objects(pods_text, "pods", progress("pods") if progress else None)
     seen: set[tuple[str, str]] = set()  # a pod in both inputs (the one file pasted twice) once
+    pods_read = False
     for document in itertools.chain(first, pods_objects):
         if document.get("kind") != "Pod":
             continue
+        pods_read = True
         metadata = document.get("metadata") or {}
         identity = (str(metadata.get("namespace", "default")), str(metadata.get("name")))
         if identity in seen:
@@ -708,13 +711,19 @@ def import_cluster(
         pods.append(_clean_pod(document))
     del first, pods_objects
     workload = compact_workload(pods)
-    size = len(workload.encode())
+    try:
+        size = len(workload.encode())
+    except UnicodeEncodeError as error:  # JSON's "\ud800": a lone surrogate, no character at all
+        raise InvalidEdit(
+            f"pods: a pod holds {error.object[error.start : error.end]!r}, which is not a Unicode character:"
+            " the API server would refuse it too"
+        ) from None
     if size > MAX_IMPORT_WORKLOAD_BYTES:
         raise InvalidEdit(
             f"pods: the {len(pods):,} imported pods make {mib(size)} of YAML once cleaned; an imported"
             f" workload holds at most {mib(MAX_IMPORT_WORKLOAD_BYTES)} (import fewer namespaces)"
         )
-    return Imported(nodes=nodes, workload_yaml=workload, skipped_pods=skipped)
+    return Imported(nodes=nodes, workload_yaml=workload, skipped_pods=skipped, pods_read=pods_read)
 
 
 class _Pieces:
@@ -778,16 +787,16 @@ def _objects(
         source = _Pieces(source)
     pieces = iter(source)
     head: list[str] = []
-    for piece in pieces:
+    for piece in pieces:  # enough to tell JSON from YAML (import_json.looks_like_json)
         head.append(piece)
-        if piece.strip():
+        if len("".join(head).strip()) >= import_json.HEAD_CHARACTERS:
             break
     if not head or not "".join(head).strip():
         return []
     rest: Iterable[str] = itertools.chain(head, pieces)
     measure = getattr(source, "fraction", None)  # a file's or a string's; not a bare iterator's
-    if import_json.looks_like_json(head[-1]):
-        objects = _json_objects(_Told(rest, measure, told, 1.0, 1) if measure else rest, what)
+    if import_json.looks_like_json("".join(head)):
+        objects = _json_objects(_Told(rest, measure, told, 1.0, 256) if measure else rest, what)
         told(1.0)
         return objects
     lines: Iterable[str] = _lines(rest)

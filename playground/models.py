@@ -141,7 +141,8 @@ class ScenarioVersion(models.Model):
 
     @workload_yaml.setter
     def workload_yaml(self, text: str) -> None:
-        self.stored_workload, self.workload_text = text, None
+        """The workload on the row itself (the document, made whole first, is left as it was)."""
+        self.stored_document, self.stored_workload, self.workload_text = self.document, text, None
 
     @property
     def document(self) -> str:

@@ -15,7 +15,7 @@ import re
 from playground.scenarios import ValidationProblem, validate_workload
 from scheduler_core.api.yaml_loader import MAX_DOCUMENTS
 
-_SEPARATOR = re.compile(r"---(?:[ \t]|$)")
+_SEPARATOR = re.compile(r"---(?:[ \t\x85\u2028\u2029]|$)")  # YAML's line breaks end a marker too
 _NUMBERED = re.compile(r"document (\d+)")
 
 

@@ -7,6 +7,17 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+def whole_texts_back(apps, schema_editor):  # type: ignore[no-untyped-def]
+    """Going back to 0005: a version whose workload is stored apart gets its whole texts again."""
+    ScenarioVersion = apps.get_model("playground", "ScenarioVersion")
+    for version in ScenarioVersion.objects.exclude(workload_text=None).select_related("workload_text").iterator():
+        text = version.workload_text.text
+        config = version.scheduler_config_yaml.strip()
+        version.stored_document += text.strip() + "\n" + ("---\n" + config + "\n" if config else "")
+        version.stored_workload = text
+        version.save(update_fields=["stored_document", "stored_workload"])
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("playground", "0005_node_allocatable"),
@@ -50,4 +61,6 @@ class Migration(migrations.Migration):
                 to="playground.storedtext",
             ),
         ),
+        # Last, so that going back runs it first, while workload_text is still there.
+        migrations.RunPython(migrations.RunPython.noop, whole_texts_back, elidable=False),
     ]

@@ -8,7 +8,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from playground import board, import_progress, importing, palette
-from playground.models import Scenario
+from playground.models import Scenario, StoredText
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
     DEFAULT_CAPACITY,
@@ -93,7 +93,8 @@ def import_cluster(request: HttpRequest, scenario: Scenario, version: int) -> Sc
             nodes_source, pods_source, max_bytes=max_text, progress=lambda what: import_progress.reporter(token, what)
         )
         import_progress.report(token, "saving", 0.0)
-        workload = imported.workload_yaml if has_pods else None
+        # Pods from either field (`kubectl get nodes,pods -A` is one file) replace the workload.
+        workload = imported.workload_yaml if has_pods or imported.pods_read else None
         return board.replace_cluster(scenario, version, imported.nodes, workload)
     finally:
         import_progress.forget(token)
@@ -125,10 +126,13 @@ def workload_text(request: HttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario.objects.only("slug", "version", "workload_yaml"), slug=slug)
     response = HttpResponse(scenario.workload_yaml, content_type="text/plain; charset=utf-8")
     response[WORKLOAD_VERSION_HEADER] = str(scenario.version)
+    # What the board's workload-source names it by: the editor fetches it again only when it changed.
+    response[WORKLOAD_DIGEST_HEADER] = StoredText.digest_of(scenario.workload_yaml)
     return response
 
 
 WORKLOAD_VERSION_HEADER = "X-Workload-Version"
+WORKLOAD_DIGEST_HEADER = "X-Workload-Digest"
 
 
 def normalized_text(text: str) -> str:

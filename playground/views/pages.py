@@ -178,7 +178,10 @@ def fork_scenario(request: HttpRequest, slug: str) -> HttpResponse:
     workload = request.POST.get("workload")
     if workload is not None:
         workload = workload.replace("\r\n", "\n")
-        problems = validate_workload(workload)
+        if len(scenario.workload_yaml.encode()) > MAX_WORKLOAD_BYTES:  # an imported one: its bound, its edit
+            problems = validate_changed_documents(scenario.workload_yaml, workload, MAX_IMPORT_WORKLOAD_BYTES)
+        else:
+            problems = validate_workload(workload)
         if problems:
             first = problems[0]
             where = f"line {first.line}: " if first.line else ""
@@ -213,7 +216,9 @@ def export_yaml(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @rate_limited("validate")
 def validate(request: HttpRequest) -> JsonResponse:
-    text = request.POST.get("yaml", "")
+    # Browsers send a form's line breaks as CRLF; the saved text has LF (views.editing.normalized_text):
+    # compared as sent, every line of an imported workload would differ from it.
+    text = request.POST.get("yaml", "").replace("\r\n", "\n").replace("\r", "\n")
     # The editor of a scenario whose workload an import made bigger than a typed one may be is
     # checked against the import's bound, as its save is (board.set_workload).
     scenario = Scenario.objects.filter(slug=request.GET.get("scenario", "")[:16]).only("workload_yaml").first()

@@ -162,7 +162,7 @@ async function mountCodeMirror() {
   const cm = await import("../vendor/codemirror-6.43.15/codemirror.bundle.js");
   const { EditorState, EditorSelection, EditorView, Compartment, keymap } = cm;
   const wrapper = textarea.closest(".code-editor");
-  const readOnly = textarea.readOnly;
+  const readOnly = textarea.readOnly || textarea.disabled; // disabled: its workload could not be loaded
   let touched = false; // has the user put the cursor somewhere? (else snippets go at the end)
   let firstRun = true;
 
@@ -179,8 +179,8 @@ async function mountCodeMirror() {
     const initial = firstRun;
     firstRun = false;
     if (initial && !text.trim()) return [];
-    if (initial && text.length > BIG_TEXT) {
-      showSavedAsValid();
+    if (initial && text.length > BIG_TEXT && text === loadedSource?.text) {
+      showSavedAsValid(); // a restored draft, not the saved text, is checked as any edit
       return [];
     }
     if (text.length > BIG_TEXT && !initial) {
@@ -414,7 +414,7 @@ function mountTextarea() {
     }
   });
   renderGutter();
-  if (textarea.value.length > BIG_TEXT) showSavedAsValid();
+  if (textarea.value.length > BIG_TEXT && textarea.value === loadedSource?.text) showSavedAsValid();
   else if (textarea.value.trim()) validate();
 
   return {
@@ -458,7 +458,11 @@ export async function fetchWorkload(url) {
   const response = await fetch(url, { headers: { Accept: "text/plain" }, cache: "no-store" });
   if (!response.ok) throw new Error(`the server answered ${response.status}`);
   const text = (await response.text()).replace(/\r\n?/g, "\n");
-  return { version: Number(response.headers.get("X-Workload-Version")), text };
+  return {
+    version: Number(response.headers.get("X-Workload-Version")),
+    digest: response.headers.get("X-Workload-Digest") ?? "",
+    text,
+  };
 }
 
 async function loadWorkload() {

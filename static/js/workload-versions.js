@@ -41,6 +41,8 @@ async function savedSource(root = document) {
   if (!source.dataset.url) return { version, text: normalize(source.content.textContent) };
   if (loadedSource && loadedSource.version >= version && !base) return loadedSource;
   if (base && version <= base.version) return { version, text: base.text }; // not newer: adopt ignores it
+  // A newer version with the same workload (a cordon, a rename): nothing to fetch.
+  if (base?.digest && base.digest === source.dataset.digest) return { version, text: base.text, digest: base.digest };
   try {
     return await fetchWorkload(source.dataset.url);
   } catch {
@@ -333,9 +335,10 @@ document.addEventListener("htmx:after:request", async (event) => {
 document.addEventListener("htmx:after:swap", async (event) => {
   const status = event.detail?.ctx?.response?.status;
   const ownSave = isWorkloadSave(event);
+  // This board's refusal, found before the fetch below lets a later board take its place.
+  const refusal = ownSave ? document.querySelector("#board .board-bar .flash.error") : null;
   adopt(await savedSource());
   if (!ownSave) return;
-  const refusal = document.querySelector("#board .board-bar .flash.error");
   if (status === 422) refusal?.setAttribute("data-from", "workload"); // cleared once the text is valid
   if (status === 409) refusal?.remove(); // handled above: merged and saved again, or the conflict panel
   if (status === 200) say("");

@@ -37,6 +37,8 @@ def test_an_imported_workload_is_fetched_edited_saved_and_followed(page: Page, s
     assert page.locator("#workload-source").get_attribute("data-url")  # the page did not carry it
 
     other = page.context.new_page()
+    fetched: list[str] = []
+    other.on("request", lambda request: fetched.append(request.url) if "/workload.yaml" in request.url else None)
     other.goto(url)
     ready(other)
     expect(other.locator("#workload")).to_be_enabled()
@@ -51,3 +53,39 @@ def test_an_imported_workload_is_fetched_edited_saved_and_followed(page: Page, s
     expect(other.locator("#board .version")).to_have_text("v3")
     expect(other.locator("#workload")).to_have_value(re.compile(r"# reviewed before the upgrade\n$"))
     assert other.locator("#workload").input_value() == workload.input_value()
+    assert len(fetched) == 2  # on opening, and for the new text
+
+    # A cordon makes a new version with the same workload: the other tab follows it, fetching nothing.
+    node_id = page.locator("#board [data-node-id]").first.get_attribute("data-node-id")
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    page.request.post(
+        f"{url.split('?')[0]}/nodes/{node_id}/cordon",
+        form={"version": "3"},
+        headers={"X-CSRFToken": token, "HX-Request": "true", "Referer": url},
+    )
+    expect(other.locator("#board .version")).to_have_text("v4")
+    other.wait_for_timeout(500)
+    assert len(fetched) == 2 and other.locator("#workload").input_value() == workload.input_value()
+
+
+def test_a_workload_that_cannot_be_fetched_leaves_an_editor_that_cannot_save_an_empty_text(page: Page, server_url: str):
+    url = open_gallery_copy(page, server_url)
+    page.locator("details.import > summary").click()
+    for name, text in (("nodes", nodes_yaml(20)), ("pods", pods_yaml(1500, 20))):
+        page.locator(f"input[type=file][name={name}_file]").set_input_files(
+            {"name": f"{name}.yaml.gz", "mimeType": "application/gzip", "buffer": gzip.compress(text.encode())}
+        )
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Import").click()
+    expect(page.locator("#board")).to_have_attribute("data-version", "2", timeout=30_000)
+
+    page.route("**/workload.yaml", lambda route: route.fulfill(status=503, body="busy"))
+    page.goto(url)
+    expect(page.locator("[data-workload-loading]")).to_contain_text(
+        "The workload could not be loaded (the server answered 503): reload the page to edit it."
+    )
+    expect(page.locator("#workload")).to_be_disabled()
+    expect(page.locator("#workload-form .cm-content")).to_have_attribute("aria-readonly", "true")
+    page.locator("#workload-form").get_by_role("button", name="Save").click()
+    expect(page.locator("#board .flash.error")).to_contain_text("No workload text was sent")
+    expect(page.locator("#board .version")).to_have_text("v2")  # nothing was changed

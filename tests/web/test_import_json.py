@@ -136,3 +136,56 @@ def test_a_large_json_list_is_read_through_a_bounded_window(monkeypatch):
     assert max(buffered) < 3 * 20_000 + max(decoded)
     assert sum(len(json.dumps(item)) for item in kept) < sum(decoded) / 2
     assert all("managedFields" not in item["metadata"] and "env" not in item["spec"]["containers"][0] for item in kept)
+
+
+def test_yaml_in_flow_style_is_not_taken_for_json():
+    flow = "{apiVersion: v1, kind: Node, metadata: {name: n1}, status: {capacity: {cpu: '2'}}}\n"
+    assert [node["name"] for node in importing.import_cluster(flow).nodes] == ["n1"]
+    assert import_json.looks_like_json('\n{\n    "apiVersion": "v1"') and import_json.looks_like_json("[]")
+    assert not import_json.looks_like_json("{apiVersion: v1}") and not import_json.looks_like_json("[a, b]")
+
+
+@pytest.mark.parametrize("cut", range(1, 12))
+def test_a_top_level_number_or_word_cut_between_pieces_is_read_whole(monkeypatch, cut):
+    monkeypatch.setattr(import_json, "CHUNK_CHARS", 1)
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}}
+    text = '{"apiVersion": "v1", "x": 12.5e3, "flag": false, "items": [' + json.dumps(node) + '], "kind": "List"}'
+    at = text.index("12.5e3") + cut % 6 if cut < 6 else text.index("false") + cut - 6
+    pieces = [text[:at], text[at:]]
+    items = list(import_json.json_objects(iter(pieces), lambda item: item))
+    assert [item["metadata"]["name"] for _line, item in items] == ["n1"]
+
+
+def test_a_mistake_early_in_a_big_json_file_is_told_without_reading_the_rest(monkeypatch):
+    monkeypatch.setattr(import_json, "CHUNK_CHARS", 4096)  # the file: a hundred pieces of that
+    read: list[int] = []
+
+    def pieces():
+        yield '{"kind": "List", "items": [\n{"kind": "Node",, "metadata": {}}\n'
+        for index in range(10_000):
+            read.append(index)
+            yield f'{{"kind": "Node", "metadata": {{"name": "n{index}"}}}},\n'
+
+    with pytest.raises(import_json.JsonImportError, match=r"line 2: not valid JSON: Expecting property name"):
+        list(import_json.json_objects(pieces(), lambda item: item))
+    assert len(read) < 10_000 * 0.2  # about a piece more, not the file
+
+
+def test_a_lone_surrogate_is_refused_by_name_not_with_a_server_error():
+    pods = json.loads(as_json(pods_yaml(2, 1)))
+    pods["items"][1]["spec"]["containers"][0]["image"] = "nginx\ud800"
+    with pytest.raises(InvalidEdit, match=r"not a Unicode character"):
+        importing.import_cluster(nodes_yaml(1), json.dumps(pods))
+
+
+@pytest.mark.django_db
+def test_one_nodes_and_pods_file_in_the_page_fills_the_workload(client):
+    client.post(reverse("new-scenario"))
+    scenario = Scenario.objects.get()
+    nodes, pods = yaml.safe_load(nodes_yaml(5)), yaml.safe_load(pods_yaml(20, 5))
+    both = json.dumps({"apiVersion": "v1", "kind": "List", "items": nodes["items"] + pods["items"]})
+    data = {"version": scenario.version, "nodes_file": SimpleUploadedFile("cluster.json", both.encode())}
+    response = client.post(reverse("import-cluster", args=[scenario.slug]), data, headers={"HX-Request": "true"})
+    assert response.status_code == 200, response.content[:500]
+    scenario.refresh_from_db()
+    assert scenario.nodes.count() == 5 and scenario.workload_yaml.count("\n") == 19  # pod 0 Succeeded

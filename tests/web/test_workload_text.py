@@ -88,3 +88,27 @@ def test_an_edit_of_a_big_workload_is_checked_where_it_changed(client, big, impo
     assert answer.status_code == 200
     big.refresh_from_db()
     assert big.version == 2 and "cpu: 300m" in big.workload_yaml.splitlines()[700]
+
+
+def test_the_editors_check_of_a_browsers_crlf_text_parses_only_what_changed(client, big, imported, monkeypatch):
+    """Browsers send a form's line breaks as CRLF: compared as sent, every line would differ."""
+    from playground import workload_changes
+
+    parsed: list[int] = []
+    whole = workload_changes.validate_workload
+    monkeypatch.setattr(
+        workload_changes, "validate_workload", lambda text, limit: parsed.append(len(text)) or whole(text, limit)
+    )
+    edited = imported.workload_yaml + "# reviewed\n"
+    check = client.post(reverse("validate") + f"?scenario={big.slug}", {"yaml": edited.replace("\n", "\r\n")})
+    assert check.json() == {"ok": True, "problems": []}
+    assert parsed and max(parsed) < 2_000  # the last pod's line and the comment, not 700 KB
+
+
+def test_an_imported_workload_can_be_saved_as_a_fork(client, big, imported):
+    """The editor's "save mine as a fork" when its edit overlaps another's: the import's bound holds."""
+    edited = imported.workload_yaml.replace("cpu: 250m", "cpu: 275m", 1)
+    answer = client.post(reverse("fork-scenario", args=[big.slug]), {"workload": edited.replace("\n", "\r\n")})
+    assert answer.status_code == 302, answer.content[:300]
+    forked = Scenario.objects.exclude(pk=big.pk).get()
+    assert forked.workload_yaml == edited
