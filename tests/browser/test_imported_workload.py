@@ -15,7 +15,8 @@ from tests.web.kubectl_output import nodes_yaml, pods_yaml
 pytestmark = pytest.mark.browser
 
 
-def test_an_imported_workload_is_fetched_edited_saved_and_followed(page: Page, server_url: str):
+def import_big_cluster(page: Page, server_url: str) -> str:
+    """A gallery copy with 20 nodes and 1,500 pods imported (a workload over 256 KiB): its address."""
     url = open_gallery_copy(page, server_url)
     page.locator("details.import > summary").click()
     for name, text in (("nodes", nodes_yaml(20)), ("pods", pods_yaml(1500, 20))):
@@ -25,6 +26,11 @@ def test_an_imported_workload_is_fetched_edited_saved_and_followed(page: Page, s
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Import").click()
     expect(page.locator("#board")).to_have_attribute("data-version", "2", timeout=30_000)
+    return url
+
+
+def test_an_imported_workload_is_fetched_edited_saved_and_followed(page: Page, server_url: str):
+    url = import_big_cluster(page, server_url)
 
     page.reload()
     ready(page)
@@ -69,15 +75,7 @@ def test_an_imported_workload_is_fetched_edited_saved_and_followed(page: Page, s
 
 
 def test_a_workload_that_cannot_be_fetched_leaves_an_editor_that_cannot_save_an_empty_text(page: Page, server_url: str):
-    url = open_gallery_copy(page, server_url)
-    page.locator("details.import > summary").click()
-    for name, text in (("nodes", nodes_yaml(20)), ("pods", pods_yaml(1500, 20))):
-        page.locator(f"input[type=file][name={name}_file]").set_input_files(
-            {"name": f"{name}.yaml.gz", "mimeType": "application/gzip", "buffer": gzip.compress(text.encode())}
-        )
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name="Import").click()
-    expect(page.locator("#board")).to_have_attribute("data-version", "2", timeout=30_000)
+    url = import_big_cluster(page, server_url)
 
     page.route("**/workload.yaml", lambda route: route.fulfill(status=503, body="busy"))
     page.goto(url)
