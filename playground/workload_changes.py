@@ -13,7 +13,7 @@ with directives (`%`) or document end markers (`...`) is checked whole."""
 import re
 
 from playground.scenarios import ValidationProblem, validate_workload
-from scheduler_core.api.yaml_loader import MAX_DOCUMENTS
+from scheduler_core.api.yaml_loader import MAX_DOCUMENTS, MAX_YAML_NODES
 
 _SEPARATOR = re.compile(r"---(?:[ \t\x85\u2028\u2029]|$)")  # YAML's line breaks end a marker too
 _NUMBERED = re.compile(r"document (\d+)")
@@ -36,8 +36,8 @@ def validate_changed_documents(before: str, after: str, limit: int) -> list[Vali
     if head == len(new) and len(old) == len(new):
         return []  # the same text
     separators = [index for index, line in enumerate(new) if _SEPARATOR.match(line)]
-    if len(separators) >= MAX_DOCUMENTS:
-        return validate_workload(after, limit)  # the whole text's bound, with its message
+    if len(separators) >= MAX_DOCUMENTS or most_yaml_nodes(after) > MAX_YAML_NODES:
+        return validate_workload(after, limit)  # the whole text's bounds, with their messages
     # The documents holding the changed lines, and the one line either side (a line removed at a
     # boundary joins or splits the documents around it).
     low, high = max(head - 1, 0), min(len(new) - tail + 1, len(new))
@@ -50,6 +50,24 @@ def validate_changed_documents(before: str, after: str, limit: int) -> list[Vali
     if start > 0 and not (separators and separators[0] == _first_content_line(new)):
         before_region += 1  # the first document has no marker of its own
     return [_shifted(problem, start, before_region) for problem in validate_workload(region, limit)]
+
+
+def most_yaml_nodes(text: str) -> int:
+    """At least as many as the YAML nodes the text composes to, counted from the characters that
+    start them (str.count, not a parse): a key and its value at each `:`, a flow item at each `,`,
+    a sequence and its first item at each `[`, a mapping at each `{`, a block item at each `- `,
+    an explicit key at each `? `, and a block collection or a document at each line. Past the
+    loader's bound the whole text is checked, which counts them exactly."""
+    return (
+        2 * text.count(":")
+        + text.count(",")
+        + 2 * text.count("[")
+        + text.count("{")
+        + text.count("- ")
+        + text.count("? ")
+        + text.count("\n")
+        + 1
+    )
 
 
 def _has_markers(text: str) -> bool:

@@ -126,3 +126,56 @@ def test_the_size_bound_is_the_whole_texts():
     after = BEFORE + flow_pod("one-more")
     [problem] = workload_changes.validate_changed_documents(BEFORE, after, len(BEFORE) + 10)
     assert "larger than" in problem.message
+
+
+def composed_nodes(text: str) -> int:
+    """The YAML nodes the loader composes the text to (what MAX_YAML_NODES bounds)."""
+    import yaml
+
+    def count(node) -> int:
+        if isinstance(node, yaml.MappingNode):
+            return 1 + sum(count(key) + count(value) for key, value in node.value)
+        if isinstance(node, yaml.SequenceNode):
+            return 1 + sum(count(item) for item in node.value)
+        return 1
+
+    return sum(count(root) for root in yaml.compose_all(text, Loader=yaml.SafeLoader))
+
+
+scalars = st.one_of(st.integers(-5, 5), st.booleans(), st.none(), st.text("ab:, -[]{}?#'\"", max_size=6))
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text("abc", min_size=1, max_size=3), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(values, min_size=1, max_size=4), st.sampled_from([True, False, None]))
+def test_the_node_estimate_is_never_below_the_count(documents, flow):
+    import yaml
+
+    text = yaml.safe_dump_all(documents, default_flow_style=flow)
+    assert workload_changes.most_yaml_nodes(text) >= composed_nodes(text)
+
+
+def test_the_node_estimate_keeps_fifty_thousand_imported_pods_within_the_bound():
+    from playground import importing
+    from scheduler_core.api.yaml_loader import MAX_YAML_NODES
+    from tests.web.kubectl_output import nodes_yaml, pods_yaml
+
+    workload = importing.import_cluster(nodes_yaml(10), pods_yaml(1000, 10)).workload_yaml
+    per_pod = workload_changes.most_yaml_nodes(workload) / workload.count("\n")
+    assert composed_nodes(workload) < workload_changes.most_yaml_nodes(workload)
+    assert per_pod * 50_000 < MAX_YAML_NODES  # the partial check stays partial at the scenario limit
+
+
+def test_past_the_node_estimate_the_whole_text_is_checked(monkeypatch):
+    parsed: list[str] = []
+    monkeypatch.setattr(workload_changes, "validate_workload", lambda text, limit: parsed.append(text) or [])
+    monkeypatch.setattr(workload_changes, "MAX_YAML_NODES", workload_changes.most_yaml_nodes(BEFORE))
+    after = BEFORE + flow_pod("one-more")
+    workload_changes.validate_changed_documents(BEFORE, after, LIMIT)
+    assert parsed == [after]
