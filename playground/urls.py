@@ -36,5 +36,6 @@ urlpatterns = [
     path("s/<str:slug>/nodes/<int:node_id>/<slug:action>", views.node_action, name="node-action"),
     path("v/<str:permalink>", views.version_page, name="version"),
     path("v/<str:permalink>/fork", views.fork_version, name="fork-version"),
+    path("v/<str:permalink>/workload.yaml", views.version_workload, name="version-workload"),
     path("embed/<str:permalink>", views.embed, name="embed"),
 ]

@@ -28,6 +28,7 @@ from playground.views.pages import (
     use_gallery,
     validate,
     version_page,
+    version_workload,
 )
 from playground.views.running import act, explain_pod, resume_run, run_traffic, start_run
 from playground.views.status import healthz, status_badge
@@ -63,5 +64,6 @@ __all__ = [
     "use_gallery",
     "validate",
     "version_page",
+    "version_workload",
     "workload_text",
 ]

@@ -1,6 +1,8 @@
 """Pages: the gallery, a scenario (with the run it was showing), versions, forks, exports, and the
 editor's validation as you type."""
 
+from typing import Any
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -146,7 +148,31 @@ def version_page(request: HttpRequest, permalink: str) -> HttpResponse:
     is linked for its editor alone."""
     version = get_object_or_404(ScenarioVersion.objects.select_related("scenario"), permalink=permalink)
     live_url = reverse("scenario", args=[version.scenario.slug]) if editor_secret(request, version.scenario) else ""
-    return render(request, "version.html", {"version": version, "embed": False, "live_url": live_url})
+    context = {"version": version, "embed": False, "live_url": live_url} | _workload_shown(version)
+    return render(request, "version.html", context)
+
+
+VERSION_PAGE_LINES = 200  # of an imported workload (50,000 lines), the page shows these; a link gives all
+
+
+def _workload_shown(version: ScenarioVersion) -> dict[str, Any]:
+    """The version's workload as its page shows it: whole, or an imported one's first lines."""
+    text = version.workload_yaml
+    if len(text) <= MAX_WORKLOAD_BYTES:
+        return {"workload_shown": text, "workload_lines": 0}
+    lines = text.splitlines(keepends=True)
+    return {
+        "workload_shown": "".join(lines[:VERSION_PAGE_LINES]),
+        "workload_first": VERSION_PAGE_LINES,
+        "workload_lines": len(lines),
+    }
+
+
+@never_cache
+def version_workload(request: HttpRequest, permalink: str) -> HttpResponse:
+    """A version's whole workload, as it was saved (what its page shows the start of)."""
+    version = get_object_or_404(ScenarioVersion, permalink=permalink)
+    return HttpResponse(version.workload_yaml, content_type="text/plain; charset=utf-8")
 
 
 # The embed view is made to be framed by any site: the one page without frame-ancestors 'none'.
@@ -157,7 +183,7 @@ EMBED_CSP = {**settings.SECURE_CSP, "frame-ancestors": ["*"]}
 @csp_override(EMBED_CSP)
 def embed(request: HttpRequest, permalink: str) -> HttpResponse:
     version = get_object_or_404(ScenarioVersion, permalink=permalink)
-    return render(request, "version.html", {"version": version, "embed": True})
+    return render(request, "version.html", {"version": version, "embed": True} | _workload_shown(version))
 
 
 @require_POST

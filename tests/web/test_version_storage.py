@@ -1,6 +1,8 @@
 """An imported cluster's workload is stored once (models.StoredText), not in every version its edits
 make: a cordon adds its nodes to the history, not 25 MiB of pods; versions read back whole."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -76,3 +78,18 @@ def test_the_version_page_and_the_export_read_a_stored_workload(client, imported
     assert imported.workload_yaml.splitlines()[0].split(", spec:")[0] in page
     whole = client.get(reverse("export", args=[scenario.slug]) + "?part=all").content.decode()
     assert whole == version.document
+
+
+def test_a_version_page_shows_the_start_of_an_imported_workload_and_links_the_rest(client, imported):
+    scenario, _ = create_scenario("Imported", nodes=imported.nodes, workload_yaml=imported.workload_yaml)
+    version = snapshot(scenario)
+    lines = imported.workload_yaml.splitlines(keepends=True)
+    for name in ("version", "embed"):
+        page = client.get(reverse(name, args=[version.permalink])).content.decode()
+        assert len(page) < len(imported.workload_yaml) / 4
+        assert f"Its first 200 of {len(lines)} lines" in page
+        shown, hidden = (re.search(r"name: ([\w.-]+),", lines[at]).group(1) for at in (199, 200))
+        assert f"name: {shown}," in page and f"name: {hidden}," not in page
+        assert f'href="/v/{version.permalink}/workload.yaml"' in page
+    whole = client.get(reverse("version-workload", args=[version.permalink]))
+    assert whole.content.decode() == imported.workload_yaml
