@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from playground import importing
-from playground.models import Scenario
+from playground.models import Scenario, StoredText
 from playground.scenarios import MAX_WORKLOAD_BYTES, create_scenario
 from tests.web.kubectl_output import nodes_yaml, pods_yaml
 
@@ -34,14 +34,16 @@ def test_the_page_and_the_board_leave_a_big_workload_out(client, big, imported):
     html = gzip.decompress(page.content).decode()
     assert first_pod not in html and len(html) < len(imported.workload_yaml) / 3
     url = reverse("workload-text", args=[big.slug])
-    assert f'<template id="workload-source" data-version="{big.version}" data-url="{url}"></template>' in html
+    digest = StoredText.digest_of(imported.workload_yaml)
+    source = f'<template id="workload-source" data-version="{big.version}" data-digest="{digest}" data-url="{url}">'
+    assert source + "</template>" in html
     assert f'disabled data-load-url="{url}"></textarea>' in html  # nothing to send until it is loaded
     assert "This imported workload is " in html and f'href="{url}"' in html  # and without JavaScript
     node = big.nodes.first()
     cordon = reverse("node-action", args=[big.slug, node.pk, "cordon"])
     answer = client.post(cordon, {"version": big.version}, headers={"HX-Request": "true"})
     assert answer.status_code == 200 and first_pod not in answer.content.decode()
-    assert 'data-version="2" data-url=' in answer.content.decode()
+    assert f'data-version="2" data-digest="{digest}" data-url=' in answer.content.decode()  # the same workload
 
 
 def test_the_workload_comes_on_its_own_with_its_version(client, big, imported):
