@@ -48,6 +48,9 @@ DEFAULT_LIMITS = {
     "edit": Limit(burst=30, per_minute=30, what="edits"),
     # A palette chip is one small row update, no version: cheaper than an edit, still a write.
     "palette": Limit(burst=60, per_minute=60, what="palette changes"),
+    # An imported workload, whole (up to 30 MiB read and gzipped): an editor fetches it on opening
+    # and when it changed, a person a version's now and then.
+    "download": Limit(burst=30, per_minute=30, what="workload downloads"),
     # Edit keys are 192 random bits: guessing is hopeless, but each guess costs a request.
     "claim": Limit(burst=10, per_minute=10, what="edit-key attempts"),
 }

@@ -120,6 +120,7 @@ def save_workload(request: HttpRequest, scenario: Scenario, version: int) -> Sce
 
 @never_cache
 @require_GET
+@rate_limited("download")
 def workload_text(request: HttpRequest, slug: str) -> HttpResponse:
     """The scenario's current workload as it is saved, its version in a header: what the editor
     fetches of a workload too large to travel in every page and board (views.common.workload_inline)."""

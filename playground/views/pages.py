@@ -169,6 +169,7 @@ def _workload_shown(version: ScenarioVersion) -> dict[str, Any]:
 
 
 @never_cache
+@rate_limited("download")
 def version_workload(request: HttpRequest, permalink: str) -> HttpResponse:
     """A version's whole workload, as it was saved (what its page shows the start of)."""
     version = get_object_or_404(ScenarioVersion, permalink=permalink)

@@ -114,3 +114,11 @@ def test_an_imported_workload_can_be_saved_as_a_fork(client, big, imported):
     assert answer.status_code == 302, answer.content[:300]
     forked = Scenario.objects.exclude(pk=big.pk).get()
     assert forked.workload_yaml == edited
+
+
+def test_downloads_of_a_big_workload_are_rate_limited(client, big, settings):
+    from playground.ratelimit import Limit
+
+    settings.RATE_LIMITS = {"download": Limit(burst=2, per_minute=1, what="workload downloads")}
+    url = reverse("workload-text", args=[big.slug])
+    assert [client.get(url).status_code for _ in range(3)] == [200, 200, 429]
