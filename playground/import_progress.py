@@ -1,7 +1,8 @@
 """How far an import has come, for the page to show while it waits: the upload as its bytes arrive
 (playground/request_body.py, in Daphne's reactor thread), then the reading of each file and the
 save (the view's thread). The page names its import by a token of its own making in a request
-header (TOKEN_HEADER) and asks for it here (views.pages.import_progress) until its answer arrives.
+header (TOKEN_HEADER) and asks for it here (views.editing.import_progress_view) until its answer
+arrives.
 
 Kept in this process's memory, at most MAX_ENTRIES for at most TTL_SECONDS each: an import is
 answered by the process that received it, and so is a page's question while it polls that process.

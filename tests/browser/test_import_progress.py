@@ -7,6 +7,7 @@ import gzip
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.axe import assert_no_violations
 from tests.browser.test_board import open_gallery_copy
 from tests.web.kubectl_output import node_name, nodes_yaml
 
@@ -52,9 +53,11 @@ def test_the_bar_follows_an_import_to_its_board(page: Page, server_url: str, scr
         samples.append((sample[0], sample[1]))
         if not shot and sample[0] == "Reading the nodes (2 of 4)…" and (sample[1] or 0) > 30:
             page.screenshot(path=screenshot_path)  # mid-import, for a person to look at
+            assert_no_violations(page)  # the bar and its words, as they are shown
             shot = True
         page.wait_for_timeout(100)
 
+    assert shot, samples  # the bar was seen, and checked by axe, while the nodes were read
     assert headers and headers[0] and len(headers[0]) == 32  # the import named itself
     stages = [text for text, _ in samples]
     assert "Reading the nodes (2 of 4)…" in stages, samples

@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.axe import assert_no_violations
 from tests.browser.test_board import open_gallery_copy
 from tests.browser.test_editing_safety import ready, save
 from tests.web.kubectl_output import nodes_yaml, pods_yaml
@@ -40,6 +41,9 @@ def test_an_imported_workload_is_fetched_edited_saved_and_followed(page: Page, s
     assert workload.input_value().count("\n") == 1485  # the bound, unfinished pods
     expect(page.locator("[data-workload-loading]")).to_have_count(0)
     expect(page.locator("#validation")).to_have_text("✓ valid (checked when saved)")  # not sent to be checked
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert_no_violations(page)
     assert page.locator("#workload-source").get_attribute("data-url")  # the page did not carry it
 
     other = page.context.new_page()
@@ -87,3 +91,4 @@ def test_a_workload_that_cannot_be_fetched_leaves_an_editor_that_cannot_save_an_
     page.locator("#workload-form").get_by_role("button", name="Save").click()
     expect(page.locator("#board .flash.error")).to_contain_text("No workload text was sent")
     expect(page.locator("#board .version")).to_have_text("v2")  # nothing was changed
+    assert_no_violations(page)  # the note that says why, the read-only editor
