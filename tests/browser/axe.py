@@ -25,8 +25,20 @@ OPTIONS = {
 }
 
 
+# A pod fading in (pod-in, 0.35 s) is read by axe at whatever opacity it has reached: its text then
+# blends into its background and fails color-contrast by chance. The page is checked at rest: once
+# its finite animations have finished (the run bar's stripes never do), for 2 s at most.
+SETTLE = """() => Promise.race([
+  Promise.all(document.getAnimations()
+    .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+    .map((animation) => animation.finished.catch(() => null))),
+  new Promise((resolve) => setTimeout(resolve, 2000)),
+])"""
+
+
 def violations(page: Page) -> list[dict]:
-    """What axe-core finds on the page as it is now, in axe's own result format."""
+    """What axe-core finds on the page at rest, in axe's own result format."""
+    page.evaluate(SETTLE)
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE_SCRIPT.read_text())
     return page.evaluate("options => window.axe.run(document, options).then(r => r.violations)", OPTIONS)
