@@ -15,6 +15,7 @@ from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  #
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
+from playground import heap  # noqa: E402
 from playground.broadcast import remember_event_loop  # noqa: E402
 from playground.routing import websocket_urlpatterns  # noqa: E402
 from playground.workers import RUN_CHANNEL, RunWorker  # noqa: E402
@@ -31,4 +32,8 @@ router = ProtocolTypeRouter(
 
 async def application(scope: dict, receive: object, send: object) -> None:
     remember_event_loop()  # so that run threads publish on this loop (see playground/broadcast.py)
-    await router(scope, receive, send)
+    if scope.get("type") != "http":
+        await router(scope, receive, send)
+        return
+    with heap.busy():  # no whole walk of the collector starts while a request is answered
+        await router(scope, receive, send)

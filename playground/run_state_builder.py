@@ -26,7 +26,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from playground import run_states, runs
+from playground import heap, run_states, runs
 from playground.background import keep_workers, lower_priority
 from playground.models import Run
 from scheduler_core.api.manifests import load_manifests
@@ -172,10 +172,12 @@ def _work_loop() -> None:
             replays += 1
         started, cpu = time.monotonic(), time.thread_time()
         try:
-            error = _replay(job)
+            with heap.busy():
+                error = _replay(job)
         except Exception as failure:  # an engine bug: the panel says so, the worker lives on
             logger.exception("replay of run %s failed", job.key[0])
             error = f"internal error: {type(failure).__name__}"
+        heap.released()  # the replay's simulation
         logger.info(
             "run %s replayed for its states in %.1f s (%.1f s of CPU): %s",
             job.key[0],
@@ -218,7 +220,7 @@ def _replay(job: _Job) -> str:
             f"this run is too long to explain ({run_states.MAX_ITEMS:,} changes and events at most are kept); "
             "a shorter run (fewer pods, or an earlier end) can be"
         )
-    finished = run_states.FinishedRun(
+    finished = run_states.FinishedRun.detached(
         simulation.cluster, simulation.configuration, run_frames.journal, run_frames.boundaries, run_frames.times
     )
     run_states.remember(job.key, finished)

@@ -32,6 +32,21 @@ class FinishedRun:
     boundaries: list[int]  # frame N (1-based) covers journal[: boundaries[N - 1]]
     times: list[float]  # frame N's simulated time
 
+    @classmethod
+    def detached(
+        cls,
+        store: Cluster,
+        configuration: SchedulerConfiguration | None,
+        journal: list[Change | Event],
+        boundaries: list[int],
+        times: list[float],
+    ) -> "FinishedRun":
+        """Keeps a copy of `store` without its watchers: the simulation that filled it (controllers,
+        the scheduler's cache, their indexes) is let go with the run, instead of living as long as
+        the kept run through the store's watchers. The copy holds no reference cycle, so dropping
+        it frees it at once, without the cyclic collector (playground/heap.py)."""
+        return cls(store.before([]), configuration, journal, boundaries, times)
+
     def cluster_at(self, seq: int) -> tuple[Cluster, float]:
         """The store right after frame `seq` (0: before anything happened), and its time."""
         if seq <= 0:

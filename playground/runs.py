@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections, transaction
 from django.utils import timezone
 
-from playground import run_states
+from playground import heap, run_states
 from playground.broadcast import send_run_batch, send_run_status
 from playground.budgets import budget_scale, declared_pods
 from playground.change_deltas import DeltaEncoder
@@ -257,7 +257,14 @@ def execute(
     already holds events (an interrupted one, resumed) is replayed from the start, as the engine is
     deterministic, and only the events after the last stored one are stored and published.
     `manifests`: the version's, parsed already, the run's own (the simulation takes them over)."""
-    publish = publish or send_run_batch
+    with heap.busy():
+        _execute(run, publish or send_run_batch, manifests)
+    heap.released(walk_now=True)  # the run's simulation, let go: its cycles may be frozen (heap.py)
+
+
+def _execute(
+    run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None], manifests: list[Manifest] | None
+) -> None:
     slug = run.scenario.slug
     stored = RunEvent.objects.filter(run=run).order_by("-seq").values_list("seq", "payload").first()
     stored_seq, stored_payload = stored if stored else (0, None)
@@ -313,7 +320,7 @@ def execute(
 def _keep_finished(run: Run, simulation: Simulation, run_frames: "RunFrames") -> None:
     """A run simulated to its end here leaves its store for explanations (playground/run_states.py)."""
     if run_frames.finished and run_frames.journal is not None:
-        kept = run_states.FinishedRun(
+        kept = run_states.FinishedRun.detached(
             simulation.cluster, simulation.configuration, run_frames.journal, run_frames.boundaries, run_frames.times
         )
         run_states.remember(_state_key(run), kept)

@@ -30,6 +30,7 @@ from daphne.http_protocol import HTTPFactory, WebRequest  # type: ignore[import-
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol  # type: ignore[import-untyped]
 
+from playground import heap
 from playground.redaction import redact_path
 from playground.request_body import bounded_request_class
 from playground.shared_deflate import share_deflate
@@ -155,6 +156,7 @@ def main(argv: list[str] | None = None) -> None:
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     collect_static_files()
     import_the_engine()
+    heap.install()
     CommandLine().run(sys.argv[1:] if argv is None else argv)
 
 

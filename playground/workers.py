@@ -7,6 +7,8 @@ from typing import Any
 from channels.consumer import SyncConsumer
 from django.db import close_old_connections
 
+from playground import heap
+
 RUN_CHANNEL = "simulation-runs"
 
 
@@ -15,6 +17,7 @@ class RunWorker(SyncConsumer):
         from playground.models import Run
         from playground.runs import execute
 
+        heap.install()  # this process simulates big runs: short collector pauses (playground/heap.py)
         close_old_connections()
         try:
             run = Run.objects.select_related("scenario", "version").filter(pk=message["run"]).first()
