@@ -12,6 +12,7 @@ import yaml
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Func, IntegerField, Sum
 
+from playground.block_yaml import block_yaml
 from playground.models import PERMALINK_LENGTH, Node, Scenario, ScenarioVersion, StoredText, config_part
 from scheduler_core.api.manifests import load_manifests, parse_object
 from scheduler_core.errors import ManifestError
@@ -126,7 +127,7 @@ def _node_yaml(node: Node) -> str:
         if text is not None:
             _kept_node_yaml.move_to_end(key)
             return text
-    text = _dump(manifest)
+    text = block_yaml(manifest) or _dump(manifest)
     with _node_yaml_lock:
         _kept_node_yaml[key] = text
         while len(_kept_node_yaml) > _NODE_YAML_KEPT:
