@@ -568,7 +568,7 @@ def explain_at(run: Run, pod_key: str, seq: int) -> Any:
     kept = run_states.finished_run(_state_key(run))
     if kept is not None:  # no replay: the end's store with what came after the frame undone
         cluster, _time = kept.cluster_at(seq)
-        return explain_in_cluster(cluster, pod_key, kept.configuration, seed=run.seed)
+        return explain_in_cluster(cluster, pod_key, kept.configuration, seed=run.seed, pod_infos=kept.pod_infos)
     replayed = replay(run, seq)
     return explain_in_cluster(replayed.cluster, pod_key, replayed.simulation.configuration, seed=run.seed)
 

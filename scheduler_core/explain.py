@@ -18,7 +18,7 @@ from scheduler_core.explain_preemption import PreemptionExplanation, explain_pre
 from scheduler_core.scheduler.config import SchedulerConfiguration
 from scheduler_core.scheduler.framework import Code, CycleState, Status
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
-from scheduler_core.scheduler.snapshot import NodeInfo
+from scheduler_core.scheduler.snapshot import NodeInfo, PodInfoCache
 from scheduler_core.scheduler.volume_lister import StaticVolumeLister
 
 if TYPE_CHECKING:
@@ -161,10 +161,11 @@ class SchedulingInputs:
 
 
 def build_scheduler(
-    inputs: SchedulingInputs, factory: Callable[..., Scheduler] = Scheduler
+    inputs: SchedulingInputs, factory: Callable[..., Scheduler] = Scheduler, pod_infos: PodInfoCache | None = None
 ) -> tuple[Scheduler, list[dict[str, Any]]]:
     """The scheduler as it is just before the pod's attempt: nodes and bound pods in its snapshot,
-    the earlier pods scheduled (with preemption). Returns it with the earlier pods' outcomes."""
+    the earlier pods scheduled (with preemption). Returns it with the earlier pods' outcomes.
+    `pod_infos`: the bound pods' PodInfos, kept across calls by the caller."""
     # The generic loops (fast_path=False): the explanation reports what each plugin did.
     scheduler = factory(inputs.configuration, seed=inputs.seed, fast_path=False)
     snapshot = scheduler.snapshot
@@ -174,7 +175,7 @@ def build_scheduler(
     for node in inputs.nodes:
         snapshot.add_node(node)
     for pod in inputs.bound:
-        snapshot.add_pod(pod)
+        snapshot.add_pod(pod, pod_infos.info(pod) if pod_infos is not None else None)
     for pod in inputs.pending:
         scheduler.handle.nominator.add(pod)  # a pending pod may carry a nomination already
     earlier = [_schedule_earlier(scheduler, pod) for pod in inputs.pending]
@@ -317,12 +318,14 @@ def explain_in_cluster(
     seed: int = 0,
     *,
     fixes: bool = True,
+    pod_infos: PodInfoCache | None = None,
 ) -> Explanation:
     """The same explanation for a pod of a running simulation, against the cluster as it is now:
     every other non-terminal pod stays where it is, the pod itself is evaluated as if unbound.
-    Reads the cluster's objects only: it is never changed, not even by the suggested fixes."""
+    Reads the cluster's objects only: it is never changed, not even by the suggested fixes.
+    `pod_infos`: PodInfos kept across explanations of the same objects (a kept run's)."""
     inputs = inputs_in_cluster(cluster, pod_key, configuration, seed)
-    scheduler, _ = build_scheduler(inputs)
+    scheduler, _ = build_scheduler(inputs, pod_infos=pod_infos)
     pod = inputs.pod
     framework = scheduler.framework_for(pod)
     if framework is None:

@@ -152,9 +152,14 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         return render(request, "explain.html", {"error": run_state.error, "pod_key": pod_key}, status=422)
     try:
         if run_state.kept is not None:  # the end's store with what came after the frame undone
-            with collector_paused():  # bounded work, tens of thousands of objects (gc_pause.py)
-                cluster, _time = run_state.kept.cluster_at(seq)
-                explanation = explain_in_cluster(cluster, pod_key, run_state.kept.configuration, seed=run.seed)
+            # Not with the collector paused (gc_pause.py), as before playground/heap.py: a full
+            # collection walks only what came since the last, and a pause left one young
+            # collection of everything the explanation made, 0.13 s at 5,000 / 50,000.
+            kept = run_state.kept
+            cluster, _time = kept.cluster_at(seq)
+            explanation = explain_in_cluster(
+                cluster, pod_key, kept.configuration, seed=run.seed, pod_infos=kept.pod_infos
+            )
         else:  # a small or unfinished run: replayed here, as cheap as it is short
             explanation = runs.explain_at(run, pod_key, seq)
     except ManifestError as error:

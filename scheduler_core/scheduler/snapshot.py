@@ -121,6 +121,15 @@ class PodInfo:
             if port.host_port > 0
         )
 
+    def for_pod(self, pod: Pod) -> "PodInfo":
+        """This info for another version of the same pod, one with this one's spec (the same
+        object), namespace and labels: all the info is computed from (a status update, say)."""
+        copy = PodInfo.__new__(PodInfo)
+        for name in PodInfo.__slots__:
+            setattr(copy, name, getattr(self, name))
+        copy.pod = pod
+        return copy
+
     @property
     def has_affinity(self) -> bool:
         affinity = self.pod.spec.affinity
@@ -129,6 +138,47 @@ class PodInfo:
     @property
     def has_required_anti_affinity(self) -> bool:
         return bool(self.required_anti_affinity_terms)
+
+
+class PodInfoCache:
+    """PodInfos by pod, for snapshots built again and again of mostly the same pods (the
+    explanations of a kept run, each a snapshot of 50,000 pods at the scenario limit). A pod is
+    immutable, and so is what PodInfo computes from it: its spec, namespace and labels, which the
+    versions of a pod that only its status tells apart share (PodInfo.for_pod). Keyed by object
+    identity (an info holds its pod, and so its spec: the ids are not reused meanwhile); emptied
+    past `limit` pods."""
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self._by_pod: dict[int, PodInfo] = {}
+        self._by_spec: dict[int, PodInfo] = {}
+        self._limit = limit
+
+    def info(self, pod: Pod) -> PodInfo:
+        found = self._by_pod.get(id(pod))
+        if found is not None and found.pod is pod:
+            return found
+        if len(self._by_pod) >= self._limit:
+            self._by_pod.clear()
+            self._by_spec.clear()
+        sibling = self._by_spec.get(id(pod.spec))
+        if (
+            sibling is not None
+            and sibling.pod.spec is pod.spec
+            and sibling.pod.namespace == pod.namespace
+            and sibling.pod.labels == pod.labels
+        ):
+            info = sibling.for_pod(pod)
+        else:
+            info = self._by_spec[id(pod.spec)] = PodInfo(pod)
+        self._by_pod[id(pod)] = info
+        return info
+
+    def warm(self, pods: Iterable[Pod]) -> None:
+        for pod in pods:
+            self.info(pod)
+
+    def __len__(self) -> int:
+        return len(self._by_pod)
 
 
 class NodeInfo:
@@ -354,8 +404,9 @@ class Snapshot:
 
     # ------------------------------------------------------------------ pods
 
-    def add_pod(self, pod: Pod) -> PodInfo:
-        info = PodInfo(pod)
+    def add_pod(self, pod: Pod, info: PodInfo | None = None) -> PodInfo:
+        """Accounts the bound pod on its node; `info`: its PodInfo, when the caller has it already."""
+        info = PodInfo(pod) if info is None else info
         node = self.node_infos[pod.spec.node_name]
         node.add_pod(info)
         if len(self._journal) > 4096:
