@@ -258,13 +258,16 @@ def execute(
     deterministic, and only the events after the last stored one are stored and published.
     `manifests`: the version's, parsed already, the run's own (the simulation takes them over)."""
     with heap.busy():
-        _execute(run, publish or send_run_batch, manifests)
-    heap.released(walk_now=True)  # the run's simulation, let go: its cycles may be frozen (heap.py)
+        walked = _execute(run, publish or send_run_batch, manifests)
+    if not walked:  # a run that failed let its simulation go only now: walked at a quiet moment
+        heap.released()
 
 
 def _execute(
     run: Run, publish: Callable[[str, int, list[dict[str, Any]]], None], manifests: list[Manifest] | None
-) -> None:
+) -> bool:
+    """execute's work; True when it let the simulation go itself (heap.released at its end)."""
+    walked = False
     slug = run.scenario.slug
     stored = RunEvent.objects.filter(run=run).order_by("-seq").values_list("seq", "payload").first()
     stored_seq, stored_payload = stored if stored else (0, None)
@@ -301,8 +304,14 @@ def _execute(
                 heartbeat.now()
                 flushed_at = time.monotonic()
                 batch_size = BATCH_SIZE
-        _flush(run, slug, batch, publish)
         _keep_finished(run, simulation, run_frames)
+        # The simulation is let go here, and its reference cycles (controllers, watchers) freed by
+        # a whole walk of the collector (playground/heap.py: 1 s at 5,000 / 50,000) before the last
+        # frames leave: the pause lengthens the run a viewer watches, not the click after its end.
+        del simulation, run_frames
+        heap.released(walk_now=True)
+        walked = True
+        _flush(run, slug, batch, publish)
     except (ManifestError, SimulationLimitError, ReplayDiverged) as error:
         _fail(run, slug, str(error))
     except Exception as error:  # an engine bug: the run says so; the server keeps serving
@@ -315,6 +324,7 @@ def _execute(
         prune_scenario_runs(run.scenario_id)  # the run has ended: older ones may go (retention.py)
     except DatabaseError:  # the run's own outcome is stored; the next run's end prunes again
         logger.warning("could not prune the runs of scenario %s", run.scenario_id, exc_info=True)
+    return walked
 
 
 def _keep_finished(run: Run, simulation: Simulation, run_frames: "RunFrames") -> None:
