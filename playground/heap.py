@@ -12,10 +12,12 @@ since. Nothing frozen is lost for good: an object freed by reference counting is
 only reference cycles among frozen objects wait, for a whole walk (unfreeze, collect). One is due
 when a big structure was let go (`released`: a run's simulation, whose controllers and watchers
 form cycles) or once the frozen set has doubled since the last whole walk. A run's end walks at
-once (1.0 s at 5,000 / 50,000, where it keeps 1.5 million objects for explanations); anything
-else waits for a janitor thread to find a quiet moment (no request or run under way for
-QUIET_SECONDS), or, for a release under load that never quiets, for MAX_DEFER_SECONDS. Below BIG_HEAP_OBJECTS nothing
-stays frozen: the collector runs on CPython's own schedule.
+once, before its last frames leave (1.0 s at 5,000 / 50,000, where it keeps 1.5 million objects
+for explanations); anything else waits for a janitor thread to find a quiet moment (no request or
+run under way for QUIET_SECONDS), or, for a release under load that never quiets, for
+MAX_DEFER_SECONDS. Below BIG_HEAP_OBJECTS nothing stays frozen: the collector runs on CPython's own
+schedule. The threshold is low enough that a big run freezes early: at 500,000, two or three whole
+walks of 0.1-0.2 s fell in a 5,000-node run's first half second, before its first frame.
 
 The gc callback takes no lock: a thread holding one can set off a collection.
 """
@@ -27,7 +29,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-BIG_HEAP_OBJECTS = 500_000  # about 0.2 s a full walk on this project's CI machine
+BIG_HEAP_OBJECTS = 250_000  # about 0.1 s a full walk on this project's CI machine
 QUIET_SECONDS = 2.0
 MAX_DEFER_SECONDS = 60.0
 JANITOR_INTERVAL_SECONDS = 0.5

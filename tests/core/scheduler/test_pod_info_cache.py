@@ -65,3 +65,13 @@ def test_a_version_that_differs_in_status_only_shares_what_was_computed():
     moved = cache.info(other_namespace)
     assert moved.required_anti_affinity_terms != first.required_anti_affinity_terms  # computed for its namespace
     assert moved.required_anti_affinity_terms == PodInfo(other_namespace).required_anti_affinity_terms
+
+
+def test_a_copy_for_another_version_carries_every_field():
+    cluster = finished_cluster("suggest_anti_affinity.yaml")
+    pod = next(p for p in cluster.objects("Pod") if p.spec.affinity and p.spec.affinity.pod_anti_affinity)
+    info = PodInfo(pod)
+    later = replace(pod, status=replace(pod.status, phase="Running"))
+    copy = info.for_pod(later)
+    assert copy.pod is later
+    assert all(getattr(copy, name) == getattr(info, name) for name in PodInfo.__slots__ if name != "pod")
