@@ -6,8 +6,11 @@ infos, and the allocations set off full collections that walk the whole heap (cP
 the time in the snapshot's constructors): the last pod's explanation at 5,000 / 50,000 took 2.0 s
 in the server before the pause and 0.8 s after it, what it takes in a process that keeps less.
 The objects built are freed by reference counting when the request ends, so nothing is lost by
-not hunting cycles meanwhile. Pauses nest and overlap across threads: the collector runs again
-once the last one ends, and only if it was running when the first began.
+not hunting cycles meanwhile. Explanations have not paused since playground/heap.py freezes a big
+heap (a full collection walks only what is new; a pause only left one young collection of all the
+explanation made): the pause is left to the run's parse when Run is pressed (views/running.py).
+Pauses nest and overlap across threads: the collector runs again once the last one ends, and only
+if it was running when the first began.
 """
 
 import gc
