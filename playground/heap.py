@@ -46,6 +46,7 @@ class _State:
     walk_due_since: float | None = None
     walk_forced: bool = False  # due for a release: made after MAX_DEFER_SECONDS even under load
     whole_walks: int = 0
+    installs: int = 0  # a janitor serves the install that started it only
 
 
 _state = _State()
@@ -58,10 +59,11 @@ def install(*, janitor: bool = True) -> None:
         if _state.installed:
             return
         _state.installed = True
+        _state.installs += 1
         _state.last_activity = time.monotonic()
     gc.callbacks.append(_on_collection)
     if janitor:
-        threading.Thread(target=_janitor, name="heap-janitor", daemon=True).start()
+        threading.Thread(target=_janitor, args=(_state.installs,), name="heap-janitor", daemon=True).start()
 
 
 def uninstall() -> None:
@@ -150,8 +152,8 @@ def _on_collection(phase: str, info: dict[str, int]) -> None:
         _due(forced=False)
 
 
-def _janitor() -> None:
-    while _state.installed:
+def _janitor(install: int) -> None:
+    while _state.installed and _state.installs == install:
         time.sleep(JANITOR_INTERVAL_SECONDS)
         if walk_is_due(time.monotonic()):
             whole_walk()
