@@ -576,11 +576,22 @@ def explain_at(run: Run, pod_key: str, seq: int) -> Any:
     from scheduler_core.explain import explain_in_cluster
 
     kept = run_states.finished_run(_state_key(run))
-    if kept is not None:  # no replay: the end's store with what came after the frame undone
-        cluster, _time = kept.cluster_at(seq)
-        return explain_in_cluster(cluster, pod_key, kept.configuration, seed=run.seed, pod_infos=kept.pod_infos)
+    if kept is not None:
+        return explain_kept(kept, pod_key, seq, run.seed)
     replayed = replay(run, seq)
     return explain_in_cluster(replayed.cluster, pod_key, replayed.simulation.configuration, seed=run.seed)
+
+
+def explain_kept(kept: run_states.FinishedRun, pod_key: str, seq: int, seed: int) -> Any:
+    """The explanation at frame `seq` of a run kept here, without a replay: the end's store with
+    what came after the frame undone, and the run's PodInfos. Not with the collector paused
+    (gc_pause.py), as before playground/heap.py: a full collection walks only what came since the
+    last, and a pause left one young collection of everything the explanation made (0.13 s at
+    5,000 / 50,000)."""
+    from scheduler_core.explain import explain_in_cluster
+
+    cluster, _time = kept.cluster_at(seq)
+    return explain_in_cluster(cluster, pod_key, kept.configuration, seed=seed, pod_infos=kept.pod_infos)
 
 
 @dataclass(frozen=True, slots=True)

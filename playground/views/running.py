@@ -131,8 +131,6 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     """The engine's explanation of one pod at one event of a run, as a panel. A big run this process
     does not keep is prepared off the request (playground/run_state_builder.py): the panel says so
     and asks again until its states are there."""
-    from scheduler_core.explain import explain_in_cluster
-
     pod_key = request.GET.get("pod", "")[:300]
     run = Run.objects.filter(scenario__slug=slug, pk=run_id).select_related("version").first()
     if run is None:  # a panel, not a page: it lands in the run's explain slot
@@ -151,15 +149,8 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     if run_state.error:
         return render(request, "explain.html", {"error": run_state.error, "pod_key": pod_key}, status=422)
     try:
-        if run_state.kept is not None:  # the end's store with what came after the frame undone
-            # Not with the collector paused (gc_pause.py), as before playground/heap.py: a full
-            # collection walks only what came since the last, and a pause left one young
-            # collection of everything the explanation made, 0.13 s at 5,000 / 50,000.
-            kept = run_state.kept
-            cluster, _time = kept.cluster_at(seq)
-            explanation = explain_in_cluster(
-                cluster, pod_key, kept.configuration, seed=run.seed, pod_infos=kept.pod_infos
-            )
+        if run_state.kept is not None:
+            explanation = runs.explain_kept(run_state.kept, pod_key, seq, run.seed)
         else:  # a small or unfinished run: replayed here, as cheap as it is short
             explanation = runs.explain_at(run, pod_key, seq)
     except ManifestError as error:
