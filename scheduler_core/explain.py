@@ -18,7 +18,7 @@ from scheduler_core.explain_preemption import PreemptionExplanation, explain_pre
 from scheduler_core.scheduler.config import SchedulerConfiguration
 from scheduler_core.scheduler.framework import Code, CycleState, Status
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
-from scheduler_core.scheduler.snapshot import NodeInfo, PodInfoCache
+from scheduler_core.scheduler.snapshot import NodeInfo, PodInfo, PodInfoCache
 from scheduler_core.scheduler.volume_lister import StaticVolumeLister
 
 if TYPE_CHECKING:
@@ -174,8 +174,8 @@ def build_scheduler(
     scheduler.handle.volumes = StaticVolumeLister(inputs.claims, inputs.volumes, inputs.storage_classes)
     for node in inputs.nodes:
         snapshot.add_node(node)
-    for pod in inputs.bound:
-        snapshot.add_pod(pod, pod_infos.info(pod) if pod_infos is not None else None)
+    info = PodInfo if pod_infos is None else pod_infos.info
+    snapshot.add_pods([info(pod) for pod in inputs.bound])
     for pod in inputs.pending:
         scheduler.handle.nominator.add(pod)  # a pending pod may carry a nomination already
     earlier = [_schedule_earlier(scheduler, pod) for pod in inputs.pending]

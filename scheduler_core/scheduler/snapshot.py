@@ -74,6 +74,7 @@ class PodInfo:
     """A pod with what the plugins read from it computed once (framework.PodInfo)."""
 
     __slots__ = (
+        "has_affinity",
         "host_ports",
         "non_zero_cpu",
         "non_zero_memory",
@@ -92,6 +93,8 @@ class PodInfo:
         affinity = pod.spec.affinity
         pod_affinity = affinity.pod_affinity if affinity else None
         anti_affinity = affinity.pod_anti_affinity if affinity else None
+        # Read for every pod added to a snapshot (50,000 at a time for an explanation): kept, not derived.
+        self.has_affinity = pod_affinity is not None or anti_affinity is not None
         self.required_affinity_terms = (
             tuple(affinity_term(t, pod) for t in pod_affinity.required) if pod_affinity else ()
         )
@@ -126,6 +129,7 @@ class PodInfo:
         object), namespace and labels: all the info is computed from (a status update, say)."""
         copy = PodInfo.__new__(PodInfo)  # attribute by attribute: a loop over __slots__ took 3x as long
         copy.pod = pod
+        copy.has_affinity = self.has_affinity
         copy.requests = self.requests
         copy.non_zero_cpu, copy.non_zero_memory = self.non_zero_cpu, self.non_zero_memory
         copy.required_affinity_terms = self.required_affinity_terms
@@ -134,11 +138,6 @@ class PodInfo:
         copy.preferred_anti_affinity_terms = self.preferred_anti_affinity_terms
         copy.host_ports = self.host_ports
         return copy
-
-    @property
-    def has_affinity(self) -> bool:
-        affinity = self.pod.spec.affinity
-        return affinity is not None and (affinity.pod_affinity is not None or affinity.pod_anti_affinity is not None)
 
     @property
     def has_required_anti_affinity(self) -> bool:
@@ -151,7 +150,7 @@ class PodInfoCache:
     immutable, and so is what PodInfo computes from it: its spec, namespace and labels, which the
     versions of a pod that only its status tells apart share (PodInfo.for_pod). Keyed by object
     identity (an info holds its pod, and so its spec: the ids are not reused meanwhile); emptied
-    past `limit` pods."""
+    past `limit` pods or specs."""
 
     def __init__(self, limit: int = 100_000) -> None:
         self._by_pod: dict[int, PodInfo] = {}
@@ -163,8 +162,11 @@ class PodInfoCache:
         if found is not None and found.pod is pod:
             return found
         if len(self._by_pod) >= self._limit:
+            # Every explanation at another frame adds its own versions of the pods: those go, the
+            # infos by spec (the costly part, and about one per pod) stay unless they are over too.
             self._by_pod.clear()
-            self._by_spec.clear()
+            if len(self._by_spec) >= self._limit:
+                self._by_spec.clear()
         sibling = self._by_spec.get(id(pod.spec))
         if (
             sibling is not None
@@ -235,7 +237,7 @@ class NodeInfo:
         self.pods.append(info)
         if info.has_affinity:
             self.pods_with_affinity.append(info)
-        if info.has_required_anti_affinity:
+        if info.required_anti_affinity_terms:
             self.pods_with_required_anti_affinity.append(info)
         self._account(info, 1)
 
@@ -414,13 +416,25 @@ class Snapshot:
         info = PodInfo(pod) if info is None else info
         node = self.node_infos[pod.spec.node_name]
         node.add_pod(info)
-        if len(self._journal) > 4096:
+        journal = self._journal
+        if len(journal) > 4096 and len(journal) > 4 * len(self.node_infos):
             self._trim_journal()  # bounded even when no cache reads it
         if info.has_affinity:
             self._with_affinity = None
-        if info.has_required_anti_affinity:
+        if info.required_anti_affinity_terms:
             self._with_required_anti_affinity = None
         return info
+
+    def add_pods(self, infos: Iterable[PodInfo]) -> None:
+        """add_pod for many bound pods at once (a snapshot built whole: 50,000 pods for an
+        explanation at the scenario limit), without add_pod's per-pod bookkeeping."""
+        node_infos = self.node_infos
+        for info in infos:
+            node_infos[info.pod.spec.node_name].add_pod(info)
+        while len(self._journal) > max(4096, 4 * len(node_infos)):
+            self._trim_journal()
+        self._with_affinity = None
+        self._with_required_anti_affinity = None
 
     def remove_pod(self, pod: Pod) -> PodInfo | None:
         node = self.node_infos.get(pod.spec.node_name)

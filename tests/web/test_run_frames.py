@@ -339,6 +339,22 @@ def test_a_kept_run_gives_the_replays_store_at_every_frame(name):
         assert time == replayed.time
 
 
+@pytest.mark.usefixtures("nothing_kept")
+@pytest.mark.parametrize("every", [1, 7, 40])
+def test_a_kept_run_undoes_from_its_nearest_kept_store(monkeypatch: pytest.MonkeyPatch, every: int):
+    monkeypatch.setattr(run_states, "STORE_EVERY_ITEMS", every)
+    run = gallery_run("080-drain-with-pdb")  # deletions and re-creations: undone in store order
+    kept = run_states.finished_run(runs._state_key(run))
+    assert len(kept.stores) == (len(kept.journal) - 1) // every
+    assert [position for position, _ in kept.stores] == sorted(position for position, _ in kept.stores)
+    for seq in range(0, len(stored_frames(run)) + 1):
+        replayed = replay(run, seq)
+        cluster, _time = kept.cluster_at(seq)
+        assert state_of(cluster) == state_of(replayed.cluster), f"frame {seq}"
+        assert [e.as_dict() for e in cluster.events] == [e.as_dict() for e in replayed.cluster.events]
+        assert cluster.resource_version == replayed.cluster.resource_version
+
+
 @pytest.mark.usefixtures("nothing_kept", "small_checkpoints")
 def test_a_kept_run_paused_at_checkpoints_gives_the_same_stores():
     run = gallery_run(SPREAD)

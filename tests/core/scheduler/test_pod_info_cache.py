@@ -39,6 +39,19 @@ def test_past_its_limit_the_cache_starts_again():
     assert isinstance(cache.info(pods[2]), PodInfo) and len(cache) == 1
 
 
+def test_past_its_limit_of_pod_versions_the_cache_keeps_what_it_computed_per_spec():
+    # Explanations at many frames of a run add versions of the same pods (status changes): those
+    # are let go, the infos computed from each spec stay to be copied.
+    cluster = finished_cluster("suggest_anti_affinity.yaml")
+    pod = next(p for p in cluster.objects("Pod") if p.spec.affinity and p.spec.affinity.pod_anti_affinity)
+    cache = PodInfoCache(limit=3)
+    first = cache.info(pod)
+    versions = [replace(pod, status=replace(pod.status, start_time=float(n))) for n in range(4)]
+    infos = [cache.info(version) for version in versions]
+    assert len(cache) == 2  # emptied of versions at the third, which it then holds with the fourth
+    assert all(info.required_anti_affinity_terms is first.required_anti_affinity_terms for info in infos)
+
+
 def test_explanations_with_kept_infos_are_those_computed_afresh():
     cluster = finished_cluster("suggest_anti_affinity.yaml")
     cache = PodInfoCache()
