@@ -8,6 +8,13 @@ reaches Django empty, marked with REFUSED_HEADER; playground/refused_body.py the
 answers a form over DATA_UPLOAD_MAX_MEMORY_SIZE (playground/views/status.py: a page, or the board
 for an edit, that names the limit). A client that goes on sending past DRAIN_FACTOR times the limit
 has its connection closed: reading and dropping costs little, but not nothing.
+
+Twisted also parses a form's body (URL-encoded or multipart) into `request.args` before handing
+the request on, on the reactor thread that serves every connection; Daphne never reads those args
+(Django parses the body again). At real size that parse blocked the server: 1.9 s of py-spy samples
+for the save of a 25 MiB workload (urllib's unquote), the email parser for a multipart upload, and
+a body Twisted could not parse got its bare "400 Bad Request" instead of the app's answer. Our
+requests switch it off (Twisted's own parsePOSTFormSubmission).
 """
 
 from collections.abc import Callable
@@ -50,6 +57,10 @@ def bounded_request_class(base: Any) -> Any:
         body_refused = False
         body_length = 0
         told_sent: Callable[[float], None] | None = None
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._parsePOSTFormSubmission = False  # Twisted's switch (see the module's docstring)
 
         def gotLength(self, length: int | None) -> None:  # Twisted's name
             self.body_bytes = 0

@@ -5,10 +5,17 @@
 
 const limit = () => Number(document.body?.dataset.maxRequestBytes ?? 0);
 
+// What the server counts against its limit: a URL-encoded body as sent; a multipart form's fields
+// as they are (Django counts the fields' bytes, not the boundaries between them).
 function bytesOf(form) {
+  const encoder = new TextEncoder();
+  const fields = [...new FormData(form)].filter(([, value]) => typeof value === "string");
+  if (form.enctype === "multipart/form-data") {
+    return fields.reduce((sum, [name, value]) => sum + encoder.encode(name).length + encoder.encode(value).length, 0);
+  }
   const body = new URLSearchParams();
-  for (const [name, value] of new FormData(form)) if (typeof value === "string") body.append(name, value);
-  return new TextEncoder().encode(body.toString()).length;
+  for (const [name, value] of fields) body.append(name, value);
+  return encoder.encode(body.toString()).length;
 }
 
 function mebibytes(bytes) {

@@ -58,7 +58,10 @@ def test_an_imported_workload_is_fetched_edited_saved_and_followed(page: Page, s
     page.keyboard.type("# reviewed before the upgrade\n")
     expect(workload).to_have_value(re.compile(r"# reviewed before the upgrade\n$"))
     expect(page.locator("#validation")).to_have_text("✓ valid", timeout=15_000)  # the edit, checked
-    save(page)
+    with page.expect_request(lambda request: request.url.endswith("/workload") and request.method == "POST") as sent:
+        save(page)
+    # Multipart: a URL-encoded 25 MiB workload took the server a second of unquoting to read.
+    assert sent.value.headers["content-type"].startswith("multipart/form-data")
     expect(page.locator("#board .version")).to_have_text("v3")
     expect(other.locator("#board .version")).to_have_text("v3")
     expect(other.locator("#workload")).to_have_value(re.compile(r"# reviewed before the upgrade\n$"))

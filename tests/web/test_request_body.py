@@ -138,6 +138,18 @@ def test_a_body_within_the_limit_is_kept_while_it_arrives(server: DaphneServer):
     assert client.getresponse().status in (400, 403, 413)  # no CSRF token: refused by Django, read
 
 
+def test_a_form_body_reaches_django_unparsed_by_twisted(server: DaphneServer):
+    """Twisted would parse a form's body on the reactor thread (blocking every connection) and
+    answer one it cannot parse with a bare 400 of its own: Django answers it instead."""
+    client = connection(server)
+    client.request(
+        "POST", "/scenarios/new", body=b"a=1", headers={"Content-Type": "multipart/form-data"}
+    )  # no boundary
+    response = client.getresponse()
+    page = response.read().decode()
+    assert response.status == 403 and "CSRF" in page  # Django's page (the form has no token), not an empty 400
+
+
 def test_a_client_that_sends_far_past_the_limit_is_cut_off(server: DaphneServer):
     raw = socket.create_connection(("127.0.0.1", server.port), timeout=30)
     raw.sendall(
