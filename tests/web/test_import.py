@@ -1,3 +1,5 @@
+import gzip
+
 import pytest
 from django.urls import reverse
 
@@ -85,7 +87,6 @@ def test_a_broken_paste_names_the_field_and_keeps_the_board(client, editable):
 
 # ---------------------------------------------------------------------------- at real size
 
-import gzip  # noqa: E402
 import io  # noqa: E402
 import time  # noqa: E402
 
@@ -244,6 +245,20 @@ def test_a_file_that_is_not_text_says_so():
         importing.import_cluster(importing.read_upload(io.BytesIO(b"\xff\xfe\x00bin"), "nodes", 2**20))
     with pytest.raises(InvalidEdit, match="gzip file cannot be read"):
         importing.import_cluster(importing.read_upload(io.BytesIO(b"\x1f\x8b\x08garbage"), "nodes", 2**20))
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_an_upload_is_read_in_pieces_that_end_lines_and_give_the_text_back(monkeypatch, packed: bool):
+    monkeypatch.setattr(importing, "_CHUNK", 100)  # pieces of about 100 characters: many of them
+    text = nodes_yaml(6).replace("\n", "\r\n", 3)  # CRLF read as LF, as kubectl's on Windows
+    raw = text.encode()
+    sent = gzip.compress(raw) if packed else raw
+    upload = importing.read_upload(io.BytesIO(sent), "nodes", 2**20, size=len(sent))
+    pieces = list(upload)
+    assert all(piece.endswith("\n") for piece in pieces)
+    assert 5 < len(pieces) < len(text.splitlines()) / 2  # lines a piece, not a piece a line
+    assert "".join(pieces) == text.replace("\r\n", "\n")
+    assert upload.fraction() == 1.0
 
 
 def test_the_quick_reading_gives_what_the_careful_one_does(monkeypatch):
