@@ -28,6 +28,7 @@ MAX_ITEMS = 1_500_000  # changes and events over all kept runs (500 / 5,000: abo
 # at a frame undoes at most this many (5,000 / 50,000: 250,000 items, 0.15 s to undo from the end
 # to mid-run; a kept store is about 8 MB there).
 STORE_EVERY_ITEMS = 50_000
+MOST_STORES = 8  # a longer journal keeps them further apart (1,500,000 items: every 187,500)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,11 +77,13 @@ class FinishedRun:
 
 
 def _stores_along(final: Cluster, journal: list[Change | Event]) -> list[tuple[int, Cluster]]:
-    """The stores every STORE_EVERY_ITEMS journal items back from the end, oldest first: one pass
-    over the journal when the run is kept (0.3 s at 250,000 items), not one per explanation."""
+    """The stores every STORE_EVERY_ITEMS journal items back from the end (at most MOST_STORES of
+    them), oldest first: one pass over the journal when the run is kept (0.3 s at 250,000 items),
+    not one per explanation."""
     stores: list[tuple[int, Cluster]] = []
     store, end = final, len(journal)
-    for position in range(len(journal) - STORE_EVERY_ITEMS, 0, -STORE_EVERY_ITEMS):
+    every = max(STORE_EVERY_ITEMS, -(-len(journal) // (MOST_STORES + 1)))
+    for position in range(len(journal) - every, 0, -every):
         store = store.before(journal[position:end])
         stores.append((position, store))
         end = position

@@ -343,6 +343,7 @@ def test_a_kept_run_gives_the_replays_store_at_every_frame(name):
 @pytest.mark.parametrize("every", [1, 7, 40])
 def test_a_kept_run_undoes_from_its_nearest_kept_store(monkeypatch: pytest.MonkeyPatch, every: int):
     monkeypatch.setattr(run_states, "STORE_EVERY_ITEMS", every)
+    monkeypatch.setattr(run_states, "MOST_STORES", 1_000)
     run = gallery_run("080-drain-with-pdb")  # deletions and re-creations: undone in store order
     kept = run_states.finished_run(runs._state_key(run))
     assert len(kept.stores) == (len(kept.journal) - 1) // every
@@ -353,6 +354,20 @@ def test_a_kept_run_undoes_from_its_nearest_kept_store(monkeypatch: pytest.Monke
         assert state_of(cluster) == state_of(replayed.cluster), f"frame {seq}"
         assert [e.as_dict() for e in cluster.events] == [e.as_dict() for e in replayed.cluster.events]
         assert cluster.resource_version == replayed.cluster.resource_version
+
+
+@pytest.mark.usefixtures("nothing_kept")
+def test_a_long_journal_keeps_at_most_so_many_stores_evenly_apart(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(run_states, "STORE_EVERY_ITEMS", 1)
+    monkeypatch.setattr(run_states, "MOST_STORES", 3)
+    run = gallery_run("080-drain-with-pdb")
+    kept = run_states.finished_run(runs._state_key(run))
+    positions = [position for position, _ in kept.stores]
+    assert len(positions) == 3
+    gaps = {later - earlier for earlier, later in zip(positions, [*positions[1:], len(kept.journal)], strict=True)}
+    assert len(gaps) == 1 and gaps.pop() * 4 >= len(kept.journal)  # evenly apart, the journal in four
+    last = len(stored_frames(run))
+    assert state_of(kept.cluster_at(last // 2)[0]) == state_of(replay(run, last // 2).cluster)
 
 
 @pytest.mark.usefixtures("nothing_kept", "small_checkpoints")
