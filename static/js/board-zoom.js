@@ -140,8 +140,26 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && opened) closeNode();
 });
 
-document.addEventListener("htmx:after:swap", () => {
-  if (asked && board()?.dataset.density === asked) asked = null;
+// A level asked while the one before it was on its way: htmx queues that request behind the first,
+// and drops it when the first's board replaces the select that sent it. Asked again here, once.
+let reasked = null;
+
+function askAgain(event) {
+  const element = board();
+  if (!asked || !element || event.detail?.ctx?.target?.id !== "board") return;
+  if (element.dataset.density === asked || reasked === asked) {
+    asked = reasked = null;
+    return;
+  }
+  const select = element.querySelector("[data-board-view]");
+  if (!select) return;
+  reasked = asked;
+  select.value = asked;
+  select.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
+document.addEventListener("htmx:after:swap", (event) => {
+  askAgain(event);
   const box = detailBox();
   if (box && opened && box.childElementCount) {
     const wasHidden = box.hidden;
