@@ -16,6 +16,7 @@ import bisect
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from scheduler_core.cluster import Change, Cluster
 from scheduler_core.events import Event
@@ -71,7 +72,7 @@ class FinishedRun:
         else:
             index = min(seq, len(self.boundaries)) - 1
             cut, time = self.boundaries[index], self.times[index]
-        found = bisect.bisect_left(self.stores, cut, key=_position)
+        found = bisect.bisect_left(self.stores, cut, key=itemgetter(0))
         position, store = self.stores[found] if found < len(self.stores) else (len(self.journal), self.final)
         return store.before(self.journal[cut:position]), time
 
@@ -89,10 +90,6 @@ def _stores_along(final: Cluster, journal: list[Change | Event]) -> list[tuple[i
         end = position
     stores.reverse()
     return stores
-
-
-def _position(stored: tuple[int, Cluster]) -> int:
-    return stored[0]
 
 
 _lock = threading.Lock()

@@ -139,10 +139,6 @@ class PodInfo:
         copy.host_ports = self.host_ports
         return copy
 
-    @property
-    def has_required_anti_affinity(self) -> bool:
-        return bool(self.required_anti_affinity_terms)
-
 
 class PodInfoCache:
     """PodInfos by pod, for snapshots built again and again of mostly the same pods (the
@@ -416,8 +412,7 @@ class Snapshot:
         info = PodInfo(pod) if info is None else info
         node = self.node_infos[pod.spec.node_name]
         node.add_pod(info)
-        journal = self._journal
-        if len(journal) > 4096 and len(journal) > 4 * len(self.node_infos):
+        if len(self._journal) > self._journal_bound():
             self._trim_journal()  # bounded even when no cache reads it
         if info.has_affinity:
             self._with_affinity = None
@@ -431,8 +426,7 @@ class Snapshot:
         node_infos = self.node_infos
         for info in infos:
             node_infos[info.pod.spec.node_name].add_pod(info)
-        while len(self._journal) > max(4096, 4 * len(node_infos)):
-            self._trim_journal()
+        self._trim_journal()
         self._with_affinity = None
         self._with_required_anti_affinity = None
 
@@ -464,9 +458,12 @@ class Snapshot:
         self._trim_journal()
         return self._journal_base + len(self._journal)
 
+    def _journal_bound(self) -> int:
+        return max(4096, 4 * len(self.node_infos))
+
     def _trim_journal(self) -> None:
-        journal = self._journal
-        if len(journal) > max(4096, 4 * len(self.node_infos)):
+        journal, bound = self._journal, self._journal_bound()
+        while len(journal) > bound:  # more than once only after add_pods
             drop = len(journal) // 2
             del journal[:drop]
             self._journal_base += drop
