@@ -13,10 +13,13 @@ from collections.abc import Coroutine
 from typing import Any
 
 from channels.layers import get_channel_layer
+from django.conf import settings
 
+from playground.channel_layer import FanOutInMemoryChannelLayer
+from playground.pacing import receipts
 from playground.wire import batches, encode, run_events_message
 
-SEND_TIMEOUT_SECONDS = 30.0
+SEND_TIMEOUT_SECONDS = 30.0  # more than pacing.PACE_TIMEOUT_SECONDS
 _server_loop: asyncio.AbstractEventLoop | None = None
 
 
@@ -30,16 +33,25 @@ def _run(coroutine_function: Any, *args: Any) -> None:
     """Runs an async layer call to completion from synchronous code."""
     from asgiref.sync import async_to_sync
 
-    loop = _server_loop
-    if loop is not None and loop.is_running() and not _runs_on(loop):
+    loop = _server_loop_elsewhere()
+    if loop is not None:
         coroutine: Coroutine[Any, Any, Any] = coroutine_function(*args)
         asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=SEND_TIMEOUT_SECONDS)
     else:
         async_to_sync(coroutine_function)(*args)
 
 
-def _runs_on(loop: asyncio.AbstractEventLoop) -> bool:
-    return getattr(loop, "_thread_id", None) == threading.get_ident()
+def _server_loop_elsewhere() -> asyncio.AbstractEventLoop | None:
+    """The server's event loop, when it runs and this is another thread of its process."""
+    loop = _server_loop
+    if loop is not None and loop.is_running() and getattr(loop, "_thread_id", None) != threading.get_ident():
+        return loop
+    return None
+
+
+def viewer_layer() -> Any:
+    """The layer the viewers' sockets listen on (settings.VIEWER_CHANNEL_LAYER)."""
+    return get_channel_layer(settings.VIEWER_CHANNEL_LAYER)
 
 
 def scenario_group(slug: str) -> str:
@@ -48,14 +60,14 @@ def scenario_group(slug: str) -> str:
 
 
 async def send_scenario_event(slug: str, seq: int, payload: dict[str, Any]) -> None:
-    layer = get_channel_layer()
+    layer = viewer_layer()
     assert layer is not None, "CHANNEL_LAYERS is always configured in settings"
     await layer.group_send(scenario_group(slug), {"type": "scenario.event", "seq": seq, "payload": payload})
 
 
 def notify_scenario_changed(slug: str, version: int) -> None:
     """Tell every open viewer of the scenario that it changed (they re-fetch the board)."""
-    layer = get_channel_layer()
+    layer = viewer_layer()
     if layer is None:
         return
     _run(layer.group_send, scenario_group(slug), {"type": "scenario.changed", "version": version})
@@ -64,7 +76,7 @@ def notify_scenario_changed(slug: str, version: int) -> None:
 def send_run_batch(slug: str, run_id: int, events: list[dict[str, Any]]) -> None:
     """Stored run events, in order, as messages of bounded size (playground/wire.py); batched, as
     the in-memory layer drops a channel's 101st message."""
-    layer = get_channel_layer()
+    layer = viewer_layer()
     if layer is None:
         return
     encoded = [encode(event) for event in events]
@@ -79,11 +91,21 @@ def send_run_batch(slug: str, run_id: int, events: list[dict[str, Any]]) -> None
         # a viewer who is not reading say where to resume, without decoding the frame.
         frame = run_events_message(run_id, batch, sent=time.time())
         message = {"type": "run.events", "frame": frame, "run": run_id, "after": after}
-        _run(layer.group_send, scenario_group(slug), message)
+        if isinstance(layer, FanOutInMemoryChannelLayer) and _server_loop_elsewhere() is not None:
+            _run(_send_paced, layer, scenario_group(slug), message)  # its viewers are on that loop
+        else:
+            _run(layer.group_send, scenario_group(slug), message)
+
+
+async def _send_paced(layer: FanOutInMemoryChannelLayer, group: str, message: dict[str, Any]) -> None:
+    """The batch to the group, returning once its viewers have been sent it (playground/pacing.py)."""
+    token = receipts.open()
+    put = await layer.fan_out(group, {**message, "receipt": token})
+    await receipts.wait(token, put)
 
 
 def send_run_status(slug: str, run_id: int, status: str, error: str = "") -> None:
-    layer = get_channel_layer()
+    layer = viewer_layer()
     if layer is None:
         return
     message = {"type": "run.status", "run": run_id, "status": status, "error": error}

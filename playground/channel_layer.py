@@ -35,13 +35,16 @@ class FanOutInMemoryChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]
         super()._clean_expired()
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        await self.fan_out(group, message)
+
+    async def fan_out(self, group: str, message: dict[str, Any]) -> int:
+        """group_send's work; how many members the message was put before (a full queue skips one)."""
         assert isinstance(message, dict), "Message is not a dict"
         assert "__asgi_channel__" not in message
         self.require_valid_group_name(group)
         self._clean_expired()
         members = list(self.groups.get(group, ()))
-        if not members:
-            return
+        put = 0
         expires = time.time() + self.expiry
         # A message of plain values (every message of this app's) needs no deep copy per member.
         flat = all(isinstance(value, IMMUTABLE) for value in message.values())
@@ -52,3 +55,5 @@ class FanOutInMemoryChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]
             if queue.full():
                 continue  # as Channels' group send does with ChannelFull
             queue.put_nowait((expires, dict(message) if flat else deepcopy(message)))
+            put += 1
+        return put

@@ -37,6 +37,7 @@ from django.conf import settings
 from playground.broadcast import scenario_group
 from playground.connection_caps import ConnectionCaps
 from playground.outage import DATABASE_DOWN
+from playground.pacing import receipts
 from playground.ratelimit import address_key
 from playground.send_window import SendWindow
 from playground.wire import batches, encode_event, run_events_message
@@ -66,6 +67,7 @@ class Resume:
 
 
 class ScenarioConsumer(AsyncWebsocketConsumer):
+    channel_layer_alias = settings.VIEWER_CHANNEL_LAYER  # pub/sub in the scale-out set-up (settings.py)
     group: str
     slug: str
     resume_tokens: float = RESUME_BURST
@@ -276,6 +278,12 @@ class ScenarioConsumer(AsyncWebsocketConsumer):
         await self._send_small({"type": "changed", "version": message["version"]})
 
     async def run_events(self, message: dict[str, Any]) -> None:
+        try:
+            await self._run_events(message)
+        finally:
+            receipts.hand_in(message.get("receipt"))  # the run's thread may go on (pacing.py)
+
+    async def _run_events(self, message: dict[str, Any]) -> None:
         run, frame = message["run"], message["frame"]  # frame: already the client's JSON (broadcast.py)
         if (self.resuming is not None and self.resuming.run == run) or run in self.lagging:
             return  # stored before it was broadcast: the replay (or the resume to come) reads it

@@ -96,11 +96,25 @@ if _redis_url:
                 "hosts": [{"address": _redis_url, "socket_timeout": None, "max_connections": 2000}],
                 "prefix": envstr("CHANNELS_PREFIX", "playground"),
             },
-        }
+        },
+        # Viewers' sockets and their scenario groups. Channels' Redis layer stores a group message
+        # once per member (a 64 KiB batch to 200 viewers wrote 13 MB to Redis and read it back); with
+        # pub/sub each web process receives it once and puts it before its own viewers. A message
+        # lost on the way (pub/sub keeps nothing) leaves a gap the page fills by resuming from the
+        # stored events. Run requests stay on "default": they wait in Redis for a worker.
+        "viewers": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": _redis_url, "socket_timeout": None}],
+                "prefix": envstr("CHANNELS_PREFIX", "playground") + ".viewers",
+            },
+        },
     }
 else:
     # Channels' in-memory layer with a group send linear in the group's size (channel_layer.py).
     CHANNEL_LAYERS = {"default": {"BACKEND": "playground.channel_layer.FanOutInMemoryChannelLayer"}}
+# The layer of the viewers' sockets and of every group send (playground/broadcast.py).
+VIEWER_CHANNEL_LAYER = "viewers" if "viewers" in CHANNEL_LAYERS else "default"
 
 # Runs execute in a worker thread of the web process (see playground/runs.py), or, with the Redis
 # channel layer, in Channels worker processes (`manage.py runworker simulation-runs`).

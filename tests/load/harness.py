@@ -28,6 +28,7 @@ from multiprocessing.queues import Queue
 from pathlib import Path
 from typing import Any
 
+import orjson
 import websockets
 import yaml
 
@@ -152,7 +153,15 @@ class ViewerResult:
     lagged: bool = False
 
 
-async def _viewer(url: str, ready: asyncio.Event, connected: list[int], total: int) -> ViewerResult:
+# How viewers parse a frame: with orjson by default, as a browser parses with its native JSON.parse;
+# with Python's json module (--parser json) the 200 clients' parsing takes most of the two CPUs the
+# servers also run on, and the delay measured is then largely the clients' own.
+PARSERS: dict[str, Any] = {"orjson": orjson.loads, "json": json.loads}
+
+
+async def _viewer(
+    url: str, ready: asyncio.Event, connected: list[int], total: int, parse: Any = orjson.loads
+) -> ViewerResult:
     """Receives the live stream of the scenario's next run until its closing frame, acknowledging
     every frame. Told it lagged (the server dropped batches it had no room for), it resumes after
     the last event it holds, as the page does, and keeps each event once."""
@@ -162,7 +171,7 @@ async def _viewer(url: str, ready: asyncio.Event, connected: list[int], total: i
         if len(connected) == total:
             ready.set()
         async for raw in socket_:
-            message = json.loads(raw)
+            message = parse(raw)
             await acknowledge(socket_, message)
             if message.get("type") == "run.lagging":
                 result.lagged = True
@@ -187,13 +196,17 @@ def viewer_processes_default() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-async def _viewer_group(urls: list[str], slug: str, count: int, offset: int, ready: "Queue[str]") -> list[ViewerResult]:
+async def _viewer_group(
+    urls: list[str], slug: str, count: int, offset: int, ready: "Queue[str]", parser: str = "orjson"
+) -> list[ViewerResult]:
     """`count` viewers (the `offset`-th onwards spread over the servers), connected before `ready`
     hears "ready", or the first error; then every event of the run."""
     connected: list[int] = []
     all_connected = asyncio.Event()
     tasks = [
-        asyncio.create_task(_viewer(socket_url(urls[(offset + i) % len(urls)], slug), all_connected, connected, count))
+        asyncio.create_task(
+            _viewer(socket_url(urls[(offset + i) % len(urls)], slug), all_connected, connected, count, PARSERS[parser])
+        )
         for i in range(count)
     ]
     async with asyncio.timeout(DEADLINE_SECONDS):
@@ -213,17 +226,17 @@ async def _viewer_group(urls: list[str], slug: str, count: int, offset: int, rea
 
 
 def _viewer_process(
-    urls: list[str], slug: str, count: int, offset: int, ready: "Queue[str]", results: "Queue[Any]"
+    urls: list[str], slug: str, count: int, offset: int, ready: "Queue[str]", results: "Queue[Any]", parser: str
 ) -> None:
     try:
-        results.put((offset, asyncio.run(_viewer_group(urls, slug, count, offset, ready))))
+        results.put((offset, asyncio.run(_viewer_group(urls, slug, count, offset, ready, parser))))
     except BaseException as error:  # the parent reports it instead of waiting for the deadline
         ready.put(f"viewer process {offset} failed: {error!r}")
         results.put((offset, error))
 
 
 async def viewers_of_one_run(
-    site: Site, viewers: int, nodes: int, replicas: int, processes: int | None = None
+    site: Site, viewers: int, nodes: int, replicas: int, processes: int | None = None, parser: str = "orjson"
 ) -> ViewerReport:
     """`viewers` viewers of one run, spread over `processes` client processes (one per CPU unless
     told), each checked to receive every event once and in order."""
@@ -235,7 +248,7 @@ async def viewers_of_one_run(
     shares = [viewers // processes + (1 if index < viewers % processes else 0) for index in range(processes)]
     offsets = [sum(shares[:index]) for index in range(processes)]
     children = [
-        context.Process(target=_viewer_process, args=(site.urls, links["slug"], share, offset, ready, outcomes))
+        context.Process(target=_viewer_process, args=(site.urls, links["slug"], share, offset, ready, outcomes, parser))
         for share, offset in zip(shares, offsets, strict=True)
     ]
     for child in children:
@@ -385,7 +398,7 @@ async def _run_session(base: str, index: int) -> str | None:
     async with websockets.connect(socket_url(base, slug), origin=ORIGIN, open_timeout=60) as socket_:
         run_id = await asyncio.to_thread(start_run, base, path)
         async for raw in socket_:
-            message = json.loads(raw)
+            message = orjson.loads(raw)
             await acknowledge(socket_, message)
             if message.get("type") == "run.status" and message["run"] == run_id:
                 if message["status"] == "finished":
@@ -437,6 +450,7 @@ def main() -> None:
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/playground_load")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--viewers", type=int, default=200)
+    parser.add_argument("--parser", choices=sorted(PARSERS), default="orjson", help="how viewers parse frames")
     parser.add_argument("--viewer-processes", type=int, default=None, help="client processes (default: one per CPU)")
     parser.add_argument("--nodes", type=int, default=40)
     parser.add_argument("--replicas", type=int, default=400, help="400 replicas make a 2,001-event run")
@@ -452,7 +466,9 @@ def main() -> None:
         )
         with site_context as site:
             viewers = asyncio.run(
-                viewers_of_one_run(site, options.viewers, options.nodes, options.replicas, options.viewer_processes)
+                viewers_of_one_run(
+                    site, options.viewers, options.nodes, options.replicas, options.viewer_processes, options.parser
+                )
             )
             print(json.dumps(asdict(viewers), indent=2))
             editing = asyncio.run(editors_and_runs(site, options.editors, options.edits, options.runs))

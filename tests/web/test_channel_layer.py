@@ -81,3 +81,12 @@ def test_the_embedded_default_uses_this_layer(settings):
     if backend.startswith("channels_redis"):
         pytest.skip("REDIS_URL is set: the Redis layer is configured")
     assert backend == "playground.channel_layer.FanOutInMemoryChannelLayer"
+
+
+async def test_a_fan_out_counts_the_members_it_put_the_message_before():
+    layer = FanOutInMemoryChannelLayer(capacity=1)
+    _slow, fast = await joined(layer, "g", 2)
+    assert await layer.fan_out("g", {"type": "m", "n": 1}) == 2
+    await layer.receive(fast)
+    assert await layer.fan_out("g", {"type": "m", "n": 2}) == 1  # slow's queue is full
+    assert await layer.fan_out("nobody", {"type": "m"}) == 0
