@@ -34,6 +34,23 @@ class FanOutInMemoryChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]
         self._next_clean = now + CLEAN_INTERVAL_SECONDS
         super()._clean_expired()
 
+    async def receive(self, channel: str) -> Any:
+        """Channels' receive, keeping a drained queue: Channels drops it and builds a new one on the
+        next receive (a queue per message, and one more on every receive in its setdefault). The
+        queue goes when its receiver is cancelled (the consumer ended) with nothing left in it."""
+        self.require_valid_channel_name(channel)
+        self._clean_expired()
+        queue = self.channels.get(channel)
+        if queue is None:
+            queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
+        try:
+            _, message = await queue.get()
+        except BaseException:
+            if queue.empty():
+                self.channels.pop(channel, None)
+            raise
+        return message
+
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         await self.fan_out(group, message)
 

@@ -6,8 +6,8 @@ viewers meant deflating the same 512 KiB 200 times: measured with py-spy on the 
 (tests/load/harness.py), a quarter of the server's time was `compress_message_data`.
 
 Here a message is deflated without context takeover, as two raw deflate segments: its first
-HEAD_BYTES, then the rest, each from a fresh compressor ended by a sync flush. A sync flush ends on
-a byte boundary with non-final blocks, and a fresh compressor never refers back before its own
+HEAD_BYTES as a stored block, then the rest from a fresh compressor ended by a sync flush. Both end
+on a byte boundary with non-final blocks, and a fresh compressor never refers back before its own
 start, so the concatenation is one valid deflate stream for the client whatever window it keeps;
 the final 00 00 ff ff is dropped as the RFC says. The rest of a large message is looked up in a
 small cache of recent ones (keyed by its bytes and the connection's window and memory level), so a
@@ -65,8 +65,17 @@ def deflate_message(data: bytes, window_bits: int, mem_level: int, cache: Segmen
     """A whole message's permessage-deflate payload (without the trailing 00 00 ff ff)."""
     if len(data) < SHARED_MIN_BYTES:
         return deflate_segment(data, window_bits, mem_level)[: -len(SYNC_TRAILER)]
-    head = deflate_segment(data[:HEAD_BYTES], window_bits, mem_level)
+    head = stored_block(data[:HEAD_BYTES])
     return head + cache.deflate(data[HEAD_BYTES:], window_bits, mem_level)[: -len(SYNC_TRAILER)]
+
+
+def stored_block(data: bytes) -> bytes:
+    """`data` as one non-final stored (uncompressed) deflate block, RFC 1951 3.2.4: a header byte
+    (BFINAL 0, BTYPE 00, padded to the byte), LEN and its complement NLEN, the bytes. It ends on a
+    byte boundary like a sync flush, and costs no compressor (a new zlib stream per message was a
+    tenth of a broadcast's sending): the head is a mark and a few bytes, nothing to compress."""
+    assert len(data) <= 0xFFFF
+    return b"\x00" + len(data).to_bytes(2, "little") + (0xFFFF - len(data)).to_bytes(2, "little") + data
 
 
 class SharedDeflate(PerMessageDeflate):  # type: ignore[misc]  # autobahn ships no type hints

@@ -11,6 +11,7 @@ Rate limits are switched off on the servers it starts: every client here shares 
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -140,9 +141,39 @@ class ViewerReport:
     events_delivered_per_second: float
 
 
-async def acknowledge(socket_: websockets.ClientConnection, frame: dict[str, object]) -> None:
-    """As the page does on every frame it reads: the server sends only a window ahead of the acks."""
-    await socket_.send(json.dumps({"type": "ack", "mark": frame["mark"]}))
+class Acknowledger:
+    """As the page does (static/js/scenario-socket.js): acknowledgements are cumulative, so one goes
+    for the last frame read once ACK_CHARS or ACK_FRAMES were read since the one before, else
+    ACK_DELAY_SECONDS after the first frame left unacknowledged."""
+
+    ACK_CHARS = 256 * 1024
+    ACK_FRAMES = 16
+    ACK_DELAY_SECONDS = 0.05
+
+    def __init__(self, socket_: websockets.ClientConnection) -> None:
+        self.socket = socket_
+        self.mark: object = None
+        self.chars = 0
+        self.frames = 0
+        self.timer: asyncio.TimerHandle | None = None
+
+    async def read(self, frame: dict[str, object], chars: int) -> None:
+        self.mark, self.chars, self.frames = frame.get("mark"), self.chars + chars, self.frames + 1
+        if self.chars >= self.ACK_CHARS or self.frames >= self.ACK_FRAMES:
+            await self.flush()
+        elif self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(
+                self.ACK_DELAY_SECONDS, lambda: asyncio.ensure_future(self.flush())
+            )
+
+    async def flush(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        mark, self.mark, self.chars, self.frames = self.mark, None, 0, 0
+        if isinstance(mark, str):
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await self.socket.send(json.dumps({"type": "ack", "mark": mark}))
 
 
 @dataclass
@@ -170,9 +201,10 @@ async def _viewer(
         connected.append(1)
         if len(connected) == total:
             ready.set()
+        acks = Acknowledger(socket_)
         async for raw in socket_:
             message = parse(raw)
-            await acknowledge(socket_, message)
+            await acks.read(message, len(raw))
             if message.get("type") == "run.lagging":
                 result.lagged = True
                 after = result.seqs[-1] if result.seqs else 0
@@ -397,9 +429,10 @@ async def _run_session(base: str, index: int) -> str | None:
     slug = path.rsplit("/", 1)[1]
     async with websockets.connect(socket_url(base, slug), origin=ORIGIN, open_timeout=60) as socket_:
         run_id = await asyncio.to_thread(start_run, base, path)
+        acks = Acknowledger(socket_)
         async for raw in socket_:
             message = orjson.loads(raw)
-            await acknowledge(socket_, message)
+            await acks.read(message, len(raw))
             if message.get("type") == "run.status" and message["run"] == run_id:
                 if message["status"] == "finished":
                     return None

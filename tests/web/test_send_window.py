@@ -28,3 +28,12 @@ def test_a_frame_fits_within_the_window_or_alone_and_never_beyond_the_frame_coun
     assert not window.fits(50) and window.fits(10) and window.has_room()
     window.stamp('{"b": 1}')
     assert not window.fits(1) and not window.has_room()  # two frames in flight: the count is full
+
+
+def test_marks_are_unguessable_strings_of_their_own_across_refills():
+    from playground.send_window import MarkSource
+
+    source = MarkSource(batch=4)  # refills every four marks
+    drawn = [source.next() for _ in range(50)]
+    assert len(set(drawn)) == 50
+    assert all(len(mark) == 8 and mark.replace("-", "").replace("_", "").isalnum() for mark in drawn)

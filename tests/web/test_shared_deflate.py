@@ -91,3 +91,12 @@ def test_a_server_connections_negotiated_deflate_is_swapped_with_its_parameters(
     uncompressed = SimpleNamespace(_perMessageCompress=None, websocket_extensions_in_use=[])
     share_deflate(uncompressed)
     assert uncompressed._perMessageCompress is None
+
+
+def test_a_stored_block_inflates_to_its_bytes_and_lets_the_stream_go_on():
+    from playground.shared_deflate import deflate_segment, stored_block
+
+    for head in (b"", b'{"mark": "abcdefgh", ', bytes(range(256)) * 4):
+        rest = b'"type":"run.events"}'
+        payload = stored_block(head) + deflate_segment(rest, WINDOW_BITS, MEM_LEVEL)[:-4]
+        assert inflate(payload) == head + rest
