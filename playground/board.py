@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 
 from playground.models import Node, Scenario
+from playground.node_loading import load_nodes
 from playground.scenarios import (
     DEFAULT_CAPACITY,
     HOSTNAME_LABEL,
@@ -36,9 +37,9 @@ def edit(scenario: Scenario, expected_version: int, change: Callable[[Scenario],
     with transaction.atomic():
         locked = bump(scenario.pk, expected_version)
         change(locked)
-        nodes = list(locked.nodes.all())
-        snapshot(locked, bounded=True, nodes=nodes)
-    locked.edited_nodes = nodes
+        nodes = load_nodes(locked.pk)
+        version = snapshot(locked, bounded=True, nodes=nodes)
+    locked.edited_nodes, locked.edited_version = nodes, version
     return locked
 
 

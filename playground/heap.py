@@ -104,6 +104,20 @@ def released(*, walk_now: bool = False) -> None:
         _due(forced=True)
 
 
+def freeze_before_growth() -> None:
+    """A big run is about to start: what the process holds now is frozen at once (gc.freeze moves
+    the collector's lists, it walks nothing), so the full collections the run's first objects set
+    off walk those objects only. Below BIG_HEAP_OBJECTS nothing was frozen, and each of them walked
+    the whole server too: at 5,000 / 50,000, 0.15 s of a run's first frame. A release walks as
+    usual (the run's end)."""
+    if not _state.installed:
+        return
+    gc.freeze()
+    # How many is not counted (that walks the frozen list): at least one, so a release walks.
+    _state.frozen_estimate = max(_state.frozen_estimate, 1)
+    _state.frozen_after_walk = max(_state.frozen_after_walk, BIG_HEAP_OBJECTS)
+
+
 def whole_walk() -> int:
     """Unfreezes everything and collects it (the cycles frozen objects were part of); what is
     still alive after it is frozen again if it is big (`_on_collection`). Returns what it freed."""

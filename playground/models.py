@@ -48,9 +48,11 @@ class Scenario(models.Model):
     gallery_key = models.CharField(max_length=64, blank=True, db_index=True)  # set for built-in examples
     gallery_order = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
-    # Not a field: the nodes as an edit left them (playground/board.py's edit), so that the board
-    # drawn in answer does not load 5,000 rows a second time. None: load them.
+    # Not fields: the nodes as an edit left them and the version it saved (playground/board.py's
+    # edit), so that the board drawn in answer neither loads 5,000 rows a second time nor looks the
+    # version up again (its 5,000 nodes decoded and compared). None: load them.
     edited_nodes: "list[Node] | None" = None
+    edited_version: "ScenarioVersion | None" = None
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -63,9 +63,13 @@ RUN_LIMITS = (
 )
 DEFAULT_UNTIL_SECONDS = 3600.0  # a run stops after one simulated hour (CronJobs and HPAs never settle)
 BATCH_SIZE = 200
+ANY_CHANGES = float("inf")  # later batches are bounded by their events (and the clock) alone
 # The first batch goes once the engine has made this many events: a viewer sees the run start as
 # soon as it does (at 5,000 nodes the first 200 events took 0.3 s of the first frame's wait).
 FIRST_BATCH_SIZE = 16
+# ... or once its frames carry this many changes: at 5,000 nodes the run's first event comes after
+# nine frames of node changes (1.1 MB), and storing and encoding them all took 0.2 s of the wait.
+FIRST_BATCH_CHANGES = 512
 # A long instant gives its frames every this many events, while it runs (Simulation.stream's
 # checkpoints): at 500 nodes the first 256 placements take about 0.2 s, the whole t=0 six seconds.
 # Runs and replays pause at the same events, so both walk the same frames.
@@ -77,6 +81,9 @@ FLUSH_SECONDS = 0.5
 # Daphne's 1 MiB limit and the viewer's board still moves in the engine's order.
 MAX_FRAME_CHANGE_CHARS = 128 * 1024
 SPLIT_CHECK_CHANGES = 64  # frames with fewer changes than this are never measured
+# A run declaring this many pods and nodes grows the heap past heap.BIG_HEAP_OBJECTS within its first
+# instant: what the server holds is frozen as it starts (heap.freeze_before_growth).
+FREEZE_HEAP_FROM_PODS = 5_000
 
 
 def run_options(manifests: list[Manifest], *, replay: bool = False) -> SimulationOptions:
@@ -277,6 +284,8 @@ def _execute(
     try:
         if manifests is None:
             manifests = load_manifests(run.version.cluster_document, source="scenario")
+        if declared_pods(manifests) >= FREEZE_HEAP_FROM_PODS:
+            heap.freeze_before_growth()
         config = (
             parse_configuration(run.version.scheduler_config_yaml)
             if run.version.scheduler_config_yaml.strip()
@@ -286,7 +295,8 @@ def _execute(
         simulation.cluster.watch(lambda _change: heartbeat.beat())
         batch: list[RunEvent] = []
         flushed_at = time.monotonic()
-        batch_size = FIRST_BATCH_SIZE
+        most_events, most_changes = FIRST_BATCH_SIZE, FIRST_BATCH_CHANGES
+        changes = 0  # in the batch's frames
         seq = 0
         run_frames = RunFrames(simulation, keep=run_states.MAX_ITEMS)
         for payload in run_frames:
@@ -298,12 +308,13 @@ def _execute(
                 _check_replay(payload, stored_payload, run_frames.whole)
                 continue
             batch.append(RunEvent(run=run, seq=seq, payload=payload))
+            changes += len(payload["changes"])
             # Batches keep the database and the socket calm; the clock keeps a slow run live.
-            if len(batch) >= batch_size or time.monotonic() - flushed_at >= FLUSH_SECONDS:
+            if len(batch) >= most_events or changes >= most_changes or time.monotonic() - flushed_at >= FLUSH_SECONDS:
                 _flush(run, slug, batch, publish)
                 heartbeat.now()
                 flushed_at = time.monotonic()
-                batch_size = BATCH_SIZE
+                most_events, most_changes, changes = BATCH_SIZE, ANY_CHANGES, 0
         _keep_finished(run, simulation, run_frames)
         # The simulation is let go here, and its reference cycles (controllers, watchers) freed by
         # a whole walk of the collector (playground/heap.py: 1 s at 5,000 / 50,000) before the last

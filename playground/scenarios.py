@@ -14,6 +14,7 @@ from django.db.models import Count, Func, IntegerField, Sum
 
 from playground.block_yaml import block_yaml
 from playground.models import PERMALINK_LENGTH, Node, Scenario, ScenarioVersion, StoredText, config_part
+from playground.node_loading import load_nodes
 from scheduler_core.api.manifests import load_manifests, parse_object
 from scheduler_core.errors import ManifestError
 
@@ -138,7 +139,7 @@ def _node_yaml(node: Node) -> str:
 def export_document(scenario: Scenario, nodes: list[Node] | None = None) -> str:
     """The whole scenario as one multi-document YAML: nodes, then the workload, then the config.
     `nodes`: the scenario's nodes in order, when the caller has them."""
-    parts = [_node_yaml(node) for node in (scenario.nodes.all() if nodes is None else nodes)]
+    parts = [_node_yaml(node) for node in (load_nodes(scenario.pk) if nodes is None else nodes)]
     document = "---\n".join(parts)
     if scenario.workload_yaml.strip():
         document += ("---\n" if document else "") + scenario.workload_yaml.strip() + "\n"
@@ -194,7 +195,7 @@ def _chunks(text: str) -> list[str]:
 def export_kubernetes(scenario: Scenario) -> str:
     """What `kubectl apply -f` takes: the nodes (capacity and allocatable as they are), then the
     workload's Kubernetes objects; the timeline and anything else playground-only is left out."""
-    parts = [_dump(node_manifest(node)) for node in scenario.nodes.all()]
+    parts = [_dump(node_manifest(node)) for node in load_nodes(scenario.pk)]
     kubernetes, _ = _split_documents(scenario.workload_yaml)
     return "---\n".join(parts + kubernetes)
 
@@ -287,7 +288,7 @@ def snapshot(scenario: Scenario, *, bounded: bool = False, nodes: list[Node] | N
     # the current content: compared field by field (cheap), it spares a page view the export of
     # the board (YAML for 500 nodes, most of the view's time). Anything else takes the export.
     current = ScenarioVersion.objects.filter(scenario=scenario, number=scenario.version).order_by("-pk").first()
-    nodes = list(scenario.nodes.all()) if nodes is None else nodes  # loaded once: 5,000 rows take 0.2 s
+    nodes = load_nodes(scenario.pk) if nodes is None else nodes  # loaded once (node_loading.py)
     if current is not None and _holds_current_content(current, scenario, nodes):
         return current
     document = export_document(scenario, nodes)
@@ -355,8 +356,25 @@ def _holds_current_content(version: ScenarioVersion, scenario: Scenario, nodes: 
             return False
     elif version.stored_workload != scenario.workload_yaml:
         return False
-    fields = [node_fields(node) for node in (scenario.nodes.all() if nodes is None else nodes)]
-    return json.dumps(version.nodes) == json.dumps(fields)  # order-sensitive, as the YAML is
+    fields = [node_fields(node) for node in (load_nodes(scenario.pk) if nodes is None else nodes)]
+    return _same_nodes(version.nodes, fields)
+
+
+def _same_nodes(stored: list[dict[str, Any]], current: list[dict[str, Any]]) -> bool:
+    """The same nodes in the same order, their keys too (the YAML keeps a dict's order, which `==`
+    ignores). Compared as values, then key orders: a third of the time of comparing their JSON
+    texts (75 ms for 5,000 nodes, on every page view and Run)."""
+    return stored == current and all(_key_order(a) == _key_order(b) for a, b in zip(stored, current, strict=True))
+
+
+def _key_order(node: dict[str, Any]) -> tuple[Any, ...]:
+    return (
+        tuple(node),
+        tuple(node["labels"]),
+        tuple(node["capacity"]),
+        tuple(node.get("allocatable", ())),
+        tuple(tuple(taint) for taint in node["taints"]),
+    )
 
 
 @transaction.atomic

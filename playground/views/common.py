@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from playground.board_dots import dots_document, drawn_on_canvas
 from playground.broadcast import notify_scenario_changed
 from playground.models import Scenario, ScenarioVersion
+from playground.node_loading import load_nodes
 from playground.preview import SANDBOX_BYTES, WAIT_SECONDS, Preview, cached, preview
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
@@ -83,8 +84,9 @@ def board_context(
 ) -> dict[str, Any]:
     """The board's context; with `only_node`, the cards of that node alone (a tile or dot opened:
     one card, not 5,000 of them)."""
-    nodes = scenario.edited_nodes if scenario.edited_nodes is not None else list(scenario.nodes.all())
-    version = snapshot(scenario, nodes=nodes)  # content-addressed: the same content is the same version
+    nodes = scenario.edited_nodes if scenario.edited_nodes is not None else load_nodes(scenario.pk)
+    # Content-addressed: the same content is the same version (an edit's answer has it already).
+    version = scenario.edited_version or snapshot(scenario, nodes=nodes)
     # Computed off the request, single-flight; not ready yet, the board shows "Placing pods…".
     placement, updating = _placement(scenario, version)
     asked = request.GET.get("view") or request.POST.get("view") or ""

@@ -14,6 +14,7 @@ from playground import heap
 from playground.models import Run
 from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
+from tests.manifests import deployment_yaml
 
 
 class Cyclic:
@@ -150,3 +151,45 @@ async def test_an_http_request_is_busy_until_its_handler_returns(installed):
     await communicator.wait()
     assert heap._state.in_flight == 0
     assert heap._state.last_activity > before
+
+
+@pytest.mark.django_db
+def test_a_big_run_freezes_what_the_server_holds_as_it_starts_and_walks_it_at_its_end(monkeypatch):
+    from playground import runs
+
+    monkeypatch.setattr(heap, "BIG_HEAP_OBJECTS", 100_000_000)  # a heap too small to freeze itself
+    monkeypatch.setattr(runs, "FREEZE_HEAP_FROM_PODS", 3)
+    heap.install(janitor=False)
+    try:
+        scenario, _ = create_scenario("big heap", workload_yaml=deployment_yaml(replicas=3))
+        orphan = Cyclic()  # garbage the server held when the run started
+        alive = weakref.ref(orphan)
+        del orphan
+        frozen_during_run: list[int] = []
+
+        def publish(slug: str, run_id: int, events: list[dict]) -> None:
+            frozen_during_run.append(gc.get_freeze_count())
+
+        walks = heap._state.whole_walks
+        run = Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0)
+        execute(run, publish=publish)
+        assert frozen_during_run[0] > 10_000  # everything there was, from the run's first frame on
+        assert heap._state.whole_walks == walks + 1  # the run's end walked it
+        assert alive() is None
+        assert gc.get_freeze_count() == 0  # a small heap again: nothing stays frozen
+    finally:
+        heap.uninstall()
+
+
+@pytest.mark.django_db
+def test_a_small_run_leaves_the_collectors_schedule_alone(monkeypatch):
+    monkeypatch.setattr(heap, "BIG_HEAP_OBJECTS", 100_000_000)
+    heap.install(janitor=False)
+    try:
+        scenario, _ = create_scenario("small heap", workload_yaml=deployment_yaml(replicas=3))
+        walks = heap._state.whole_walks
+        execute(Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0))
+        assert heap._state.whole_walks == walks
+        assert gc.get_freeze_count() == 0
+    finally:
+        heap.uninstall()

@@ -185,3 +185,25 @@ def test_labels_can_be_acted_on_during_a_run(client, op, value, written):
     assert response.status_code == 201, response.content[:400]
     scenario.refresh_from_db()
     assert f"op: {op}" in scenario.workload_yaml and written in scenario.workload_yaml
+
+
+def test_the_first_batch_leaves_once_its_frames_carry_enough_changes(monkeypatch):
+    """A big cluster's first event comes after frames of node changes: they go at once, not with
+    the first FIRST_BATCH_SIZE events."""
+    from playground import runs
+
+    monkeypatch.setattr(runs, "MAX_FRAME_CHANGE_CHARS", 4096)  # a few nodes' changes a frame
+    monkeypatch.setattr(runs, "FIRST_BATCH_CHANGES", 30)
+    nodes = [
+        {"name": f"n{index}", "labels": {}, "taints": [], "capacity": {"cpu": "4", "memory": "8Gi", "pods": "110"}}
+        for index in range(120)
+    ]
+    scenario, _ = create_scenario("first batch", nodes=nodes, workload_yaml=POD)
+    run = Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0)
+    batches: list[list[dict]] = []
+    execute(run, publish=lambda slug, run_id, events: batches.append(events))
+    first = batches[0]
+    assert len(first) < runs.FIRST_BATCH_SIZE
+    assert 30 <= sum(len(frame["changes"]) for frame in first) < 30 + 4096 // 100
+    assert all(frame["event"] is None for frame in first)  # node changes, before the first event
+    assert [frame["seq"] for batch in batches for frame in batch] == list(range(1, sum(map(len, batches)) + 1))

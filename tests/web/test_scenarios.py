@@ -320,3 +320,22 @@ def test_an_extended_resource_name_kubernetes_refuses_is_refused_naming_the_fiel
     assert name not in node(editable).capacity
     editable.refresh_from_db()
     assert editable.version == 1
+
+
+def test_stored_nodes_hold_the_current_ones_only_with_the_same_values_in_the_same_order():
+    from playground.scenarios import _same_nodes
+
+    def node(name: str, labels: dict, taints: list | None = None, **extra) -> dict:
+        return {"name": name, "labels": labels, "taints": taints or [], "capacity": {"cpu": "4", "pods": "110"}} | extra
+
+    taint = {"key": "gpu", "value": "true", "effect": "NoSchedule"}
+    stored = [node("a", {"zone": "a", "rack": "1"}, [taint]), node("b", {}, allocatable={"cpu": "3"})]
+    assert _same_nodes(
+        stored, [node("a", {"zone": "a", "rack": "1"}, [dict(taint)]), node("b", {}, allocatable={"cpu": "3"})]
+    )
+    assert not _same_nodes(stored, [node("a", {"rack": "1", "zone": "a"}, [taint]), stored[1]])  # label order
+    assert not _same_nodes(stored, [node("a", {"zone": "a", "rack": "1"}, [dict(reversed(taint.items()))]), stored[1]])
+    assert not _same_nodes(stored, [node("a", {"zone": "b", "rack": "1"}, [taint]), stored[1]])
+    assert not _same_nodes(stored, [stored[1], stored[0]])  # node order
+    assert not _same_nodes(stored, stored[:1])
+    assert not _same_nodes(stored, [stored[0], node("b", {})])  # allocatable gone
