@@ -16,7 +16,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from playground.channel_layer import FanOutInMemoryChannelLayer
-from playground.pacing import receipts
+from playground.pacing import backoff, receipts
 from playground.wire import batches, encode, run_events_message
 
 SEND_TIMEOUT_SECONDS = 30.0  # more than pacing.PACE_TIMEOUT_SECONDS
@@ -99,9 +99,18 @@ def send_run_batch(slug: str, run_id: int, events: list[dict[str, Any]]) -> None
 
 async def _send_paced(layer: FanOutInMemoryChannelLayer, group: str, message: dict[str, Any]) -> None:
     """The batch to the group, returning once its viewers have been sent it (playground/pacing.py)."""
+    now = time.monotonic()
+    if not backoff.paced(group, now):
+        await layer.group_send(group, message)
+        return
     token = receipts.open()
-    put = await layer.fan_out(group, {**message, "receipt": token})
-    await receipts.wait(token, put)
+    try:
+        put = await layer.fan_out(group, {**message, "receipt": token})
+    except BaseException:
+        receipts.discard(token)
+        raise
+    if not await receipts.wait(token, put):
+        backoff.timed_out(group, time.monotonic())
 
 
 def send_run_status(slug: str, run_id: int, status: str, error: str = "") -> None:

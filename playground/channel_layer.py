@@ -35,9 +35,8 @@ class FanOutInMemoryChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]
         super()._clean_expired()
 
     async def receive(self, channel: str) -> Any:
-        """Channels' receive, keeping a drained queue: Channels drops it and builds a new one on the
-        next receive (a queue per message, and one more on every receive in its setdefault). The
-        queue goes when its receiver is cancelled (the consumer ended) with nothing left in it."""
+        """Channels' receive, without building a spare queue on every call (its setdefault does,
+        whether or not the channel has one); a drained queue goes, as in Channels."""
         self.require_valid_channel_name(channel)
         self._clean_expired()
         queue = self.channels.get(channel)
@@ -45,10 +44,9 @@ class FanOutInMemoryChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]
             queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
         try:
             _, message = await queue.get()
-        except BaseException:
-            if queue.empty():
-                self.channels.pop(channel, None)
-            raise
+        finally:
+            if queue.empty() and self.channels.get(channel) is queue:
+                del self.channels[channel]
         return message
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:

@@ -15,9 +15,10 @@ form cycles) or once the frozen set has doubled since the last whole walk. A run
 once, before its last frames leave (1.0 s at 5,000 / 50,000, where it keeps 1.5 million objects
 for explanations); anything else waits for a janitor thread to find a quiet moment (no request or
 run under way for QUIET_SECONDS), or, for a release under load that never quiets, for
-MAX_DEFER_SECONDS. Below BIG_HEAP_OBJECTS nothing stays frozen: the collector runs on CPython's own
-schedule. The threshold is low enough that a big run freezes early: at 500,000, two or three whole
-walks of 0.1-0.2 s fell in a 5,000-node run's first half second, before its first frame.
+MAX_DEFER_SECONDS. Below BIG_HEAP_OBJECTS nothing stays frozen (but what a big run's start froze,
+until a whole walk: `freeze_before_growth`): the collector runs on CPython's own schedule. The
+threshold is low enough that a big run freezes early: at 500,000, two or three whole walks of
+0.1-0.2 s fell in a 5,000-node run's first half second, before its first frame.
 
 The gc callback takes no lock: a thread holding one can set off a collection.
 """

@@ -18,6 +18,10 @@ import itertools
 from dataclasses import dataclass, field
 
 PACE_TIMEOUT_SECONDS = 0.5
+# A batch whose wait timed out leaves the group's runs unpaced this long: a viewer that never hands
+# its receipts in (its consumer crashed before leaving the group) costs a run one timeout in that
+# time, not one per batch.
+UNPACED_AFTER_TIMEOUT_SECONDS = 10.0
 
 
 @dataclass
@@ -42,15 +46,17 @@ class Receipts:
 
     def hand_in(self, token: object) -> None:
         """A viewer's consumer has handled the batch with this receipt (any other value: not paced)."""
-        receipt = self._open.get(token) if isinstance(token, int) else None
+        receipt = self._open.get(token) if type(token) is int else None  # not True, which == 1
         if receipt is None:
             return
         receipt.handed_in += 1
         if receipt.done is not None and receipt.complete() and not receipt.done.done():
             receipt.done.set_result(None)
 
-    async def wait(self, token: int, expected: int, timeout: float = PACE_TIMEOUT_SECONDS) -> bool:
-        """Until `expected` viewers have handed the receipt in (True) or `timeout` passed (False)."""
+    async def wait(self, token: int, expected: int, timeout: float | None = None) -> bool:
+        """Until `expected` viewers have handed the receipt in (True) or `timeout` passed (False;
+        PACE_TIMEOUT_SECONDS unless told)."""
+        timeout = PACE_TIMEOUT_SECONDS if timeout is None else timeout
         receipt = self._open[token]
         receipt.expected = expected
         try:
@@ -65,8 +71,33 @@ class Receipts:
         finally:
             del self._open[token]
 
+    def discard(self, token: int) -> None:
+        self._open.pop(token, None)
+
     def __len__(self) -> int:
         return len(self._open)
 
 
 receipts = Receipts()
+
+
+class Backoff:
+    """Groups whose last paced batch timed out, until when they go unpaced (loop thread only)."""
+
+    def __init__(self) -> None:
+        self._until: dict[str, float] = {}
+
+    def paced(self, group: str, now: float) -> bool:
+        until = self._until.get(group)
+        if until is None:
+            return True
+        if now < until:
+            return False
+        del self._until[group]
+        return True
+
+    def timed_out(self, group: str, now: float) -> None:
+        self._until[group] = now + UNPACED_AFTER_TIMEOUT_SECONDS
+
+
+backoff = Backoff()

@@ -99,9 +99,11 @@ if _redis_url:
         },
         # Viewers' sockets and their scenario groups. Channels' Redis layer stores a group message
         # once per member (a 64 KiB batch to 200 viewers wrote 13 MB to Redis and read it back); with
-        # pub/sub each web process receives it once and puts it before its own viewers. A message
-        # lost on the way (pub/sub keeps nothing) leaves a gap the page fills by resuming from the
-        # stored events. Run requests stay on "default": they wait in Redis for a worker.
+        # pub/sub each web process receives it once and puts it before its own viewers. Pub/sub
+        # keeps nothing: a run batch lost on the way (a web process's Redis connection dropped) is
+        # a gap the page fills from the stored events when the next batch arrives, or when the run
+        # has been quiet for 10 s; a lost "changed" leaves a board stale until the next edit. Run
+        # requests stay on "default": they wait in Redis for a worker.
         "viewers": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {

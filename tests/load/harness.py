@@ -194,8 +194,8 @@ async def _viewer(
     url: str, ready: asyncio.Event, connected: list[int], total: int, parse: Any = orjson.loads
 ) -> ViewerResult:
     """Receives the live stream of the scenario's next run until its closing frame, acknowledging
-    every frame. Told it lagged (the server dropped batches it had no room for), it resumes after
-    the last event it holds, as the page does, and keeps each event once."""
+    as the page does (Acknowledger). Told it lagged (the server dropped batches it had no room for),
+    it resumes after the last event it holds, as the page does, and keeps each event once."""
     result = ViewerResult()
     async with websockets.connect(url, origin=ORIGIN, open_timeout=60, max_queue=None) as socket_:
         connected.append(1)

@@ -20,7 +20,7 @@ async def test_a_group_send_reaches_every_member_once_and_no_one_else():
     await layer.group_send("run-1", {"type": "run.batch", "frame": "abc", "seq": 7})
     for name in members:
         assert await layer.receive(name) == {"type": "run.batch", "frame": "abc", "seq": 7}
-        assert layer.channels[name].empty()  # nothing more is waiting for it
+        assert name not in layer.channels  # nothing more is waiting for it
     assert outsider not in layer.channels
     await layer.group_send("nobody", {"type": "run.batch"})  # an empty group is no error
 
@@ -45,7 +45,7 @@ async def test_a_member_whose_queue_is_full_is_skipped_and_the_rest_still_get_it
     await layer.group_send("g", {"type": "m", "n": 2})  # slow still holds n=1: its queue is full
     assert await layer.receive(slow) == {"type": "m", "n": 1}
     assert await layer.receive(fast) == {"type": "m", "n": 2}
-    assert layer.channels[slow].empty()  # n=2 was dropped for it, as Channels' layer does
+    assert slow not in layer.channels  # n=2 was dropped for it, as Channels' layer does
 
 
 async def test_a_waiting_receiver_is_woken_by_a_group_send():
@@ -92,19 +92,44 @@ async def test_a_fan_out_counts_the_members_it_put_the_message_before():
     assert await layer.fan_out("nobody", {"type": "m"}) == 0
 
 
-async def test_a_drained_queue_is_kept_for_the_next_message_and_goes_with_its_receiver():
+async def test_a_receive_builds_a_queue_only_for_a_channel_that_has_none(monkeypatch):
+    built: list[object] = []
+
+    class CountedQueue(asyncio.Queue):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
+    monkeypatch.setattr(asyncio, "Queue", CountedQueue)
     layer = FanOutInMemoryChannelLayer()
     (member,) = await joined(layer, "g", 1)
     await layer.group_send("g", {"type": "m", "n": 1})
-    assert await layer.receive(member) == {"type": "m", "n": 1}
-    queue = layer.channels[member]
-    receiving = asyncio.create_task(layer.receive(member))
     await layer.group_send("g", {"type": "m", "n": 2})
-    assert await receiving == {"type": "m", "n": 2}
-    assert layer.channels[member] is queue  # the same queue: none built per message
+    assert len(built) == 1
+    assert await layer.receive(member) == {"type": "m", "n": 1}
+    assert await layer.receive(member) == {"type": "m", "n": 2}
+    assert len(built) == 1  # Channels' receive built one more per call
+    assert member not in layer.channels  # drained: gone, as in Channels (a probe's channel leaks nothing)
+
+
+async def test_a_cancelled_receive_leaves_no_queue():
+    layer = FanOutInMemoryChannelLayer()
+    (member,) = await joined(layer, "g", 1)
     waiting = asyncio.create_task(layer.receive(member))
     await asyncio.sleep(0)
     waiting.cancel()  # the consumer ended
     with pytest.raises(asyncio.CancelledError):
         await waiting
     assert member not in layer.channels
+
+
+def test_the_scale_out_set_up_puts_viewers_on_redis_pub_sub_and_run_requests_on_the_core_layer():
+    import os
+
+    from django.conf import settings
+
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("REDIS_URL is not set: the embedded default's one layer serves both")
+    assert settings.VIEWER_CHANNEL_LAYER == "viewers"
+    assert settings.CHANNEL_LAYERS["viewers"]["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"

@@ -50,12 +50,33 @@ async def test_a_viewer_that_never_hands_it_in_holds_the_run_only_until_the_time
     assert len(book) == 0
 
 
-@pytest.mark.parametrize("token", [None, "1", 10**9, True])
+@pytest.mark.parametrize("token", [None, "1", 10**9, True, 1.0])
 async def test_unknown_or_missing_receipts_are_ignored(token):
     book = Receipts()
-    book.open()
+    opened = book.open()
+    assert opened == 1  # what True and 1.0 equal
     book.hand_in(token)  # no error, nothing counted
-    assert len(book) == 1
+    assert await book.wait(opened, expected=1, timeout=0.01) is False
+
+
+async def test_a_viewer_that_never_hands_receipts_in_costs_its_group_one_timeout_a_while(monkeypatch):
+    from playground import pacing
+
+    monkeypatch.setattr(pacing, "PACE_TIMEOUT_SECONDS", 0.05)
+    monkeypatch.setattr(pacing, "backoff", pacing.Backoff())
+    monkeypatch.setattr(broadcast, "backoff", pacing.backoff)
+    layer = FanOutInMemoryChannelLayer()
+    await layer.group_add("scenario.stuck", await layer.new_channel())  # nobody reads it
+    message = {"type": "run.events", "frame": "{}", "run": 1, "after": 0}
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await broadcast._send_paced(layer, "scenario.stuck", message)  # waits out the timeout
+    timed_out = loop.time() - started
+    started = loop.time()
+    for _ in range(5):
+        await broadcast._send_paced(layer, "scenario.stuck", message)  # unpaced meanwhile
+    assert timed_out >= 0.04 and loop.time() - started < 0.04
+    assert len(receipts) == 0
 
 
 async def test_a_paced_send_returns_only_once_each_member_has_handled_the_batch():
