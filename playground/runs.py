@@ -264,10 +264,15 @@ def execute(
     already holds events (an interrupted one, resumed) is replayed from the start, as the engine is
     deterministic, and only the events after the last stored one are stored and published.
     `manifests`: the version's, parsed already, the run's own (the simulation takes them over)."""
-    with heap.busy():
-        walked = _execute(run, publish or send_run_batch, manifests)
-    if not walked:  # a run that failed let its simulation go only now: walked at a quiet moment
-        heap.released()
+    walked = False
+    try:
+        with heap.busy():
+            walked = _execute(run, publish or send_run_batch, manifests)
+    finally:
+        # A run that failed (or whose failure could not even be stored) let its simulation go only
+        # now: walked at a quiet moment.
+        if not walked:
+            heap.released()
 
 
 def _execute(

@@ -193,3 +193,25 @@ def test_a_small_run_leaves_the_collectors_schedule_alone(monkeypatch):
         assert gc.get_freeze_count() == 0
     finally:
         heap.uninstall()
+
+
+@pytest.mark.django_db
+def test_a_run_whose_failure_cannot_be_stored_still_has_its_heap_walked(installed, monkeypatch):
+    from playground import runs
+
+    scenario, _ = create_scenario("unstorable", workload_yaml=deployment_yaml(replicas=2))
+    run = Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0)
+    gc.collect()  # something frozen
+
+    def engine_fails(*args, **kwargs):
+        raise runs.SimulationLimitError("too big")
+
+    def database_down(*args, **kwargs):
+        raise runs.DatabaseError("the database is down")
+
+    monkeypatch.setattr(runs, "Simulation", engine_fails)
+    monkeypatch.setattr(runs, "_fail", database_down)
+    with pytest.raises(runs.DatabaseError):
+        execute(run, publish=lambda *args: None)
+    assert heap._state.walk_due_since is not None and heap._state.walk_forced
+    assert heap._state.in_flight == 0
