@@ -170,6 +170,18 @@ class ScenarioVersion(models.Model):
         return document
 
 
+# A version's columns that grow with the scenario (5,000 nodes: megabytes of JSON and YAML, 40-50 ms
+# to decode): a run's listing or a kept run's explanation reads only its number, permalink and
+# configuration, and loads these only if it comes to need them (a replay).
+VERSION_BULK_FIELDS = ("version__nodes", "version__stored_document", "version__stored_workload")
+
+
+class RunQuerySet(models.QuerySet["Run"]):
+    def with_version(self) -> "RunQuerySet":
+        """The runs with their versions joined, the versions' bulky columns left for later."""
+        return self.select_related("version").defer(*VERSION_BULK_FIELDS)
+
+
 class Run(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -192,6 +204,8 @@ class Run(models.Model):
     # Someone opened the run by its address (?run=<id>): a link to it was shared or kept, so the
     # retention policy (playground/retention.py) never deletes it.
     linked = models.BooleanField(default=False)
+
+    objects = RunQuerySet.as_manager()
 
 
 class RunEvent(models.Model):

@@ -34,7 +34,7 @@ def compare_page(request: HttpRequest, slug: str) -> HttpResponse:
     context: dict[str, Any] = {
         "scenario": scenario,
         "version": version,
-        "runs": scenario.runs.select_related("version").order_by("-pk")[:50],
+        "runs": scenario.runs.with_version().order_by("-pk")[:50],
         "run_a": run_a,
         "run_b": run_b,
         "preset": preset,

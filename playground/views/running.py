@@ -132,7 +132,7 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     does not keep is prepared off the request (playground/run_state_builder.py): the panel says so
     and asks again until its states are there."""
     pod_key = request.GET.get("pod", "")[:300]
-    run = Run.objects.filter(scenario__slug=slug, pk=run_id).select_related("version").first()
+    run = Run.objects.filter(scenario__slug=slug, pk=run_id).with_version().first()
     if run is None:  # a panel, not a page: it lands in the run's explain slot
         gone = f"Run {run_id} no longer exists: older runs are deleted (the newest of each scenario are kept)."
         return render(request, "explain.html", {"error": gone, "pod_key": pod_key}, status=404)

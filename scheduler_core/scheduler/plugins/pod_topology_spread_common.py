@@ -4,7 +4,7 @@ selector, node inclusion policies, counting matching pods and the critical paths
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from scheduler_core.api.selectors import label_selector_matches
+from scheduler_core.api.selectors import label_selector_matches, requirement_matches
 from scheduler_core.api.types import (
     NO_EXECUTE,
     NO_SCHEDULE,
@@ -204,19 +204,26 @@ def passes_inclusion_policies(
 
 
 def count_matching_pods(pods: Sequence[PodInfo], constraint: SpreadConstraint, namespace: str) -> int:
-    """countPodsMatchSelector: pods of the namespace, not terminating, matching the selector."""
-    if constraint.counts_nothing or not pods:
-        return 0
+    """countPodsMatchSelector: pods of the namespace, not terminating, matching the selector.
+    The selector's labels are compared in place (an explanation's first spread pod counts all
+    50,000 pods of the scenario limit); its expressions, rarer, through requirement_matches."""
     selector = constraint.selector
+    if constraint.counts_nothing or not pods or selector is None:
+        return 0
+    wanted = tuple(selector.match_labels.items())
+    expressions = selector.match_expressions
     count = 0
     for info in pods:
         meta = info.pod.metadata
-        if (
-            meta.deletion_timestamp is None
-            and meta.namespace == namespace
-            and label_selector_matches(selector, meta.labels)
-        ):
-            count += 1
+        if meta.deletion_timestamp is not None or meta.namespace != namespace:
+            continue
+        labels = meta.labels
+        for key, value in wanted:
+            if labels.get(key) != value:
+                break
+        else:
+            if not expressions or all(requirement_matches(requirement, labels) for requirement in expressions):
+                count += 1
     return count
 
 

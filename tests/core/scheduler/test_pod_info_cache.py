@@ -88,3 +88,14 @@ def test_a_copy_for_another_version_carries_every_field():
     copy = info.for_pod(later)
     assert copy.pod is later
     assert all(getattr(copy, name) == getattr(info, name) for name in PodInfo.__slots__ if name != "pod")
+
+
+def test_pods_kept_ahead_do_not_count_against_the_limit():
+    cluster = finished_cluster("suggest_anti_affinity.yaml")
+    pods = cluster.objects("Pod")[:3]
+    cache = PodInfoCache(limit=1)
+    cache.keep(pods)
+    kept = [cache.info(pod) for pod in pods]
+    assert len(cache) == 3 and [cache.info(pod) for pod in pods] == kept
+    cache.info(replace(pods[0], status=replace(pods[0].status, start_time=1.0)))
+    assert len(cache) == 4  # one more than kept: the limit of one is reached, nothing let go yet
