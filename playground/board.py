@@ -37,6 +37,7 @@ def edit(scenario: Scenario, expected_version: int, change: Callable[[Scenario],
     with transaction.atomic():
         locked = bump(scenario.pk, expected_version)
         change(locked)
+        locked.refresh_from_db(fields=["updated_at"])  # a node saved by `change` moved it (Node.save)
         nodes = load_nodes(locked.pk)
         version = snapshot(locked, bounded=True, nodes=nodes)
     locked.edited_nodes, locked.edited_version = nodes, version

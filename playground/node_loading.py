@@ -28,10 +28,8 @@ def load_nodes(scenario_id: int, using: str = "default") -> list[Node]:
     quote = connections[using].ops.quote_name
     columns = ", ".join(quote(field.column) for field in fields)
     scenario_column = quote(Node._meta.get_field("scenario").column)
-    query = (
-        f"SELECT {columns} FROM {quote(Node._meta.db_table)} WHERE {scenario_column} = %s"
-        f" ORDER BY {quote('position')}, {quote('id')}"
-    )
+    order = ", ".join(_order_column(name, quote) for name in Node._meta.ordering)
+    query = f"SELECT {columns} FROM {quote(Node._meta.db_table)} WHERE {scenario_column} = %s ORDER BY {order}"
     with connections[using].cursor() as cursor:
         cursor.execute(query, [scenario_id])
         rows = cursor.fetchall()
@@ -46,6 +44,13 @@ def load_nodes(scenario_id: int, using: str = "default") -> list[Node]:
         node.__dict__.update(zip(names, values, strict=True))
         nodes.append(node)
     return nodes
+
+
+def _order_column(name: Any, quote: Callable[[str], str]) -> str:
+    """One term of Node.Meta.ordering as SQL: a field name, "-" first for descending."""
+    descending = str(name).startswith("-")
+    field = Node._meta.get_field(str(name).removeprefix("-"))
+    return quote(field.column) + (" DESC" if descending else "")
 
 
 def _decoder(name: str) -> Callable[[Any], Any]:

@@ -16,7 +16,6 @@ before the latest of them, for a viewer stopped between two events of one instan
 """
 
 import random
-import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -41,6 +40,14 @@ class Change:
     # The object's creation number in the store: its place in store order, kept by updates. With
     # it a deletion can be undone in place (Cluster.before).
     order: int = 0
+
+
+def uuid4_text(bits: int) -> str:
+    """str(uuid.UUID(int=bits, version=4)) without building a UUID (a third of a creation's time):
+    the version nibble set to 4 and the variant bits to RFC 4122's, in 8-4-4-4-12 hex."""
+    value = (bits & ~(0xC000 << 48) | (0x8000 << 48)) & ~(0xF000 << 64) | (4 << 76)
+    text = f"{value:032x}"
+    return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
 
 
 class ConflictError(Exception):
@@ -119,7 +126,7 @@ class Cluster:
 
     def new_uid(self) -> str:
         """A UUID drawn from the run's seeded generator: the same scenario gets the same uids."""
-        return str(uuid.UUID(int=self._rng.getrandbits(128), version=4))
+        return uuid4_text(self._rng.getrandbits(128))
 
     def create(self, obj: Any) -> Any:
         kind = type_name(obj)
@@ -135,9 +142,10 @@ class Cluster:
         for admit in self.admission:
             obj = admit(obj)
         metadata = obj.metadata
-        if not metadata.uid:
-            metadata = replace(metadata, uid=self.new_uid())
-        metadata = replace(metadata, creation_timestamp=self._clock())
+        if metadata.uid:
+            metadata = replace(metadata, creation_timestamp=self._clock())
+        else:  # one copy, not two: 55,000 creations at the scenario limit
+            metadata = replace(metadata, uid=self.new_uid(), creation_timestamp=self._clock())
         obj = replace(obj, metadata=metadata)
         store[key] = obj
         self._object_count += 1

@@ -2,10 +2,14 @@
 between two events of one instant is shown."""
 
 import random
+import uuid
 from dataclasses import replace
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from scheduler_core.api.types import Container, Node, ObjectMeta, Pod, PodSpec
-from scheduler_core.cluster import Change, ChangeType, Cluster
+from scheduler_core.cluster import Change, ChangeType, Cluster, uuid4_text
 from scheduler_core.events import Event
 
 
@@ -105,3 +109,8 @@ def test_a_copy_is_its_own_store_watched_by_no_one_with_its_clock_stopped():
     assert [p.key for p in copy.objects("Pod")] == ["default/b", "default/c", "default/e"]
     # The copy drew a uid from a generator of its own: the store's next one is the same as before.
     assert cluster.before([]).new_uid() == created.metadata.uid
+
+
+@given(st.integers(min_value=0, max_value=2**128 - 1))
+def test_a_uid_is_the_text_of_a_version_4_uuid_of_the_same_bits(bits: int):
+    assert uuid4_text(bits) == str(uuid.UUID(int=bits, version=4))

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from playground import board
 from playground.models import PERMALINK_LENGTH, Scenario, ScenarioVersion
 from playground.scenarios import create_scenario, export_document, snapshot
 
@@ -152,6 +153,32 @@ def test_the_current_version_is_found_without_exporting_the_board(monkeypatch: p
 
     monkeypatch.setattr("playground.scenarios.export_document", no_export)
     assert snapshot(Scenario.objects.get(pk=scenario.pk)) == saved
+
+
+def test_the_verified_version_is_found_again_without_reading_the_nodes(monkeypatch: pytest.MonkeyPatch):
+    scenario, _ = create_scenario("Verified", workload_yaml=POD_YAML)
+    saved = snapshot(Scenario.objects.get(pk=scenario.pk))
+    edited = board.set_unschedulable(scenario, scenario.version, scenario.nodes.first().pk, True)  # a cordon
+
+    def no_loading(_scenario_id: int) -> list:
+        raise AssertionError("the nodes were read again")
+
+    monkeypatch.setattr("playground.scenarios.load_nodes", no_loading)
+    fresh = Scenario.objects.get(pk=scenario.pk)
+    assert snapshot(fresh) == edited.edited_version != saved  # a Run after an edit: nothing compared
+    assert snapshot(Scenario.objects.get(pk=scenario.pk)).document == edited.edited_version.document
+
+
+def test_a_node_saved_on_its_own_tells_the_scenario_its_content_changed():
+    scenario, _ = create_scenario("Touched", workload_yaml=POD_YAML)
+    before = Scenario.objects.get(pk=scenario.pk).updated_at
+    node = scenario.nodes.first()
+    node.unschedulable = True
+    node.save()
+    assert Scenario.objects.get(pk=scenario.pk).updated_at > before
+    moved = Scenario.objects.get(pk=scenario.pk).updated_at
+    node.delete()
+    assert Scenario.objects.get(pk=scenario.pk).updated_at > moved
 
 
 @pytest.mark.parametrize("change", ["workload", "node label", "label order", "title"])
