@@ -304,10 +304,14 @@ def snapshot(scenario: Scenario, *, bounded: bool = False, nodes: list[Node] | N
     stored = _stored(scenario, document)
     if bounded:
         check_history_room(scenario, stored)
+    # A workload stored apart is written once per content (not read back: get_or_create read 25 MiB
+    # when it was there), and the new version holds it in memory, so the board drawn in answer does
+    # not read it back either.
+    text = StoredText(digest=stored.text_digest, text=scenario.workload_yaml) if stored.text_digest else None
     try:
         with transaction.atomic():
-            if stored.text_digest:
-                StoredText.objects.get_or_create(digest=stored.text_digest, defaults={"text": scenario.workload_yaml})
+            if text is not None and not StoredText.objects.filter(digest=text.digest).exists():
+                StoredText.objects.bulk_create([text], ignore_conflicts=True)  # another request may race
             created = ScenarioVersion.objects.create(
                 scenario=scenario,
                 number=scenario.version,
@@ -317,7 +321,7 @@ def snapshot(scenario: Scenario, *, bounded: bool = False, nodes: list[Node] | N
                 stored_document=stored.document,
                 nodes=[node_fields(node) for node in nodes],
                 stored_workload=stored.workload,
-                workload_text_id=stored.text_digest or None,
+                workload_text=text,
                 scheduler_config_yaml=scenario.scheduler_config_yaml,
             )
     except IntegrityError:

@@ -93,3 +93,16 @@ def test_a_version_page_shows_the_start_of_an_imported_workload_and_links_the_re
         assert f'href="/v/{version.permalink}/workload.yaml"' in page
     whole = client.get(reverse("version-workload", args=[version.permalink]))
     assert whole.content.decode() == imported.workload_yaml
+
+
+def test_an_edit_neither_reads_back_the_stored_workload_nor_stores_it_twice(imported, django_assert_num_queries):
+    scenario, _ = create_scenario("Imported", nodes=imported.nodes, workload_yaml=imported.workload_yaml)
+    edited_workload = imported.workload_yaml.replace("labels: {", "labels: {reviewed: 'yes', ", 1)
+    edited = board.set_workload(scenario, scenario.version, edited_workload)  # 25 MiB at 50,000 pods
+    assert StoredText.objects.count() == 2
+    version = edited.edited_version
+    with django_assert_num_queries(0):  # the board drawn in answer reads its document from memory
+        assert version.workload_yaml == edited_workload
+    again = board.set_unschedulable(edited, edited.version, edited.nodes.first().pk, True)
+    assert StoredText.objects.count() == 2 and again.edited_version.workload_text_id == version.workload_text_id
+    assert ScenarioVersion.objects.get(pk=again.edited_version.pk).workload_yaml == edited_workload
