@@ -1,9 +1,23 @@
 // Live board: when someone saves an edit, every viewer fetches the board again (the same
 // server-rendered partial as any other update). After a reconnect, fetch once in case we missed one.
+//
+// A board request can be lost: htmx drops a response whose target left the page, and two board
+// requests race (a "placing pods" poll answered just before an edit committed swaps in the old
+// version, and the live refresh that was aimed at the board it replaced is then dropped). So this
+// module remembers the newest version the page has heard of (a "changed" message, or an answer
+// such as an Act's run panel) and, whenever a board lands older than that, asks again.
 
 import { onMessage, onOpen } from "./scenario-socket.js";
 
 const scenario = document.querySelector(".scenario");
+const MAX_REFRESHES_PER_VERSION = 3; // a server that keeps answering an older board is not asked for ever
+
+let newest = shownVersion();
+let refreshes = { version: newest, count: 0 };
+
+function shownVersion() {
+  return Number(document.getElementById("board")?.dataset.version ?? 0);
+}
 
 function refresh() {
   const board = document.getElementById("board");
@@ -14,9 +28,25 @@ function refresh() {
   window.htmx.ajax("GET", `${scenario.dataset.boardUrl}?${query}`, { target: "#board", swap: "outerHTML" });
 }
 
-// A viewer's workload is plain read-only text (no editor is loaded for who cannot edit): it follows
-// the version the board shows.
+function heardOf(version) {
+  if (Number.isFinite(version) && version > newest) newest = version;
+}
+
+// The board shows an older version than the page knows exists: fetch it (a few times per version).
+function catchUp() {
+  if (!document.getElementById("board") || shownVersion() >= newest) return;
+  if (refreshes.version !== newest) refreshes = { version: newest, count: 0 };
+  if (refreshes.count >= MAX_REFRESHES_PER_VERSION) return;
+  refreshes.count += 1;
+  refresh();
+}
+
 document.addEventListener("htmx:after:swap", () => {
+  heardOf(shownVersion());
+  heardOf(Number(document.getElementById("run-panel")?.dataset.scenarioVersion));
+  catchUp();
+  // A viewer's workload is plain read-only text (no editor is loaded for who cannot edit): it
+  // follows the version the board shows.
   const text = document.getElementById("workload");
   const source = document.getElementById("workload-source");
   if (text?.readOnly && source && text.value !== source.content.textContent) text.value = source.content.textContent;
@@ -24,6 +54,7 @@ document.addEventListener("htmx:after:swap", () => {
 
 onOpen((reconnected) => { if (reconnected) refresh(); });
 onMessage((message) => {
-  const board = document.getElementById("board");
-  if (message.type === "changed" && board && Number(board.dataset.version) < message.version) refresh();
+  if (message.type !== "changed") return;
+  heardOf(Number(message.version));
+  catchUp();
 });

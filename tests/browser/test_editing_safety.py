@@ -74,6 +74,17 @@ def edit_link(page: Page) -> str:
     return link
 
 
+def second_tab_saves(page: Page, url: str, text: str, version: str) -> None:
+    """Another tab of the same browser saves `text`, which becomes `version`."""
+    tab = page.context.new_page()
+    tab.goto(url)
+    ready(tab)
+    type_workload(tab, text)
+    save(tab)
+    expect(tab.locator("#board .version")).to_have_text(version)
+    tab.close()
+
+
 def second_editor(browser: Browser, link: str) -> tuple[BrowserContext, Page]:
     """Another browser (its own cookies) holding the same scenario's edit rights."""
     context = browser.new_context(viewport={"width": 1440, "height": 900})
@@ -96,6 +107,39 @@ def test_a_clean_tab_follows_a_save_made_in_another_tab(page: Page, server_url: 
     save(page)
     expect(tab_b.locator("#board .version")).to_have_text("v3")
     expect(tab_b.locator("#workload")).to_have_value(re.compile("replicas: 3"))
+
+
+def test_a_board_answered_late_with_an_older_version_is_fetched_again(page: Page, server_url: str):
+    """Two board requests race: one answered as of v2 lands after v3 was saved and replaces the
+    board the live refresh was aimed at (htmx drops that refresh's answer). The page still ends
+    on v3, and its clean editor follows."""
+    url = new_scenario_with_deployment(page, server_url)
+    board_url = server_url + page.locator(".scenario").get_attribute("data-board-url") + "?view=auto"
+    cookies = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
+    asked = urllib.request.Request(board_url, headers={"Cookie": cookies, "HX-Request": "true"})
+    with urllib.request.urlopen(asked) as answer:
+        as_of_v2 = answer.read()  # what a board request asked just before the save is answered
+    assert b'data-version="2"' in as_of_v2
+    held = []  # the board requests page A makes, unanswered until the test says
+    page.route(re.compile(r"/board\?"), lambda route: held.append(route) if len(held) < 2 else route.continue_())
+    # The board's own request (its "placing pods" poll does this), still unanswered when v3 lands;
+    # not awaited (htmx.ajax's promise settles with its answer).
+    page.evaluate(
+        "() => { htmx.ajax('GET', document.querySelector('.scenario').dataset.boardUrl + '?view=auto', "
+        "{source: '#board', target: '#board', swap: 'outerHTML'}); }"
+    )
+    second_tab_saves(page, url, DEPLOYMENT.replace("replicas: 2", "replicas: 5"), "v3")
+    # Page A heard "changed" and asked for the board again: the older answer lands first.
+    for _ in range(100):
+        if len(held) >= 2:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 2, f"{len(held)} board requests held"
+    held[0].fulfill(status=200, content_type="text/html; charset=utf-8", body=as_of_v2)
+    expect(page.locator("#board .version")).to_have_text("v2")
+    held[1].continue_()
+    expect(page.locator("#board .version")).to_have_text("v3")
+    expect(page.locator("#workload")).to_have_value(re.compile("replicas: 5"))
 
 
 def test_edits_of_different_lines_in_two_tabs_are_merged_and_both_kept(page: Page, server_url: str):
