@@ -5,7 +5,7 @@
 import { boardIndex } from "./board-index.js";
 import { formatAmount, requestedByNode } from "./node-usage.js";
 
-const HOT_PERCENT = 90; // as templates/bar.svg
+const HOT_PERCENT = 90; // as templates/bar.svg and board/node_tile.html
 
 function percent(used, total) {
   if (!total) return used ? 100 : 0;
@@ -67,14 +67,13 @@ document.addEventListener("run:rendered", ({ detail }) => {
     for (const row of known.rows) {
       updateRow(row, used[row.dataset.resource] ?? 0, allocatable);
     }
-    // A tile's bars are two thin lines (cpu, memory): only their length.
+    // A tile's bars are two thin lines (cpu, memory): only their length, a class w0-w100 (app.css).
     for (const fill of known.fills) {
       const total = allocatable?.[fill.dataset.resource];
       if (!total) continue;
-      const share = String(percent(used[fill.dataset.resource] ?? 0, total));
-      if (fill.getAttribute("width") === share) continue;
-      fill.setAttribute("width", share);
-      fill.classList.toggle("hot", Number(share) >= HOT_PERCENT);
+      const share = percent(used[fill.dataset.resource] ?? 0, total);
+      const className = `fill w${share}${share >= HOT_PERCENT ? " hot" : ""}`;
+      if (fill.className !== className) fill.className = className;
     }
   }
 });

@@ -18,6 +18,15 @@ def run_to_the_end(page: Page, server_url: str, title: str) -> Locator:
     return page.locator("[data-player='status']")
 
 
+def run_a_wide_deployment(page: Page, server, nodes: int, replicas: int) -> None:
+    """A new scenario of one wide Deployment, opened with its edit link and run to its last event."""
+    links = create_scenario(server.env, wide_deployment(nodes=nodes, replicas=replicas))
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(server.url + links["edit"])
+    expect(page.locator("html")).to_have_attribute("data-run-player", "ready")
+    play_to_the_end(page)
+
+
 def test_run_places_pods_as_the_engine_says_and_steps_back_and_forth(page: Page, server_url: str, screenshot_path):
     open_gallery_copy(page, server_url, "GPU node reserved with a taint")
     page.get_by_test_id("run").click()
@@ -202,11 +211,7 @@ def test_a_taint_dropped_on_a_node_during_a_run_can_act_at_the_current_time(
 def test_on_a_cluster_of_hundreds_of_nodes_the_act_target_is_typed_with_suggestions(
     page: Page, session_server, screenshot_path
 ):
-    links = create_scenario(session_server.env, wide_deployment(nodes=400, replicas=20))
-    page.set_viewport_size({"width": 1440, "height": 900})
-    page.goto(session_server.url + links["edit"])
-    expect(page.locator("html")).to_have_attribute("data-run-player", "ready")
-    play_to_the_end(page)
+    run_a_wide_deployment(page, session_server, nodes=400, replicas=20)
     act = page.locator("form.act")
     target = act.get_by_role("combobox", name=re.compile("Target: one of 401 nodes and workloads"))
     expect(target).to_be_visible(timeout=15_000)
@@ -225,3 +230,25 @@ def test_on_a_cluster_of_hundreds_of_nodes_the_act_target_is_typed_with_suggesti
     expect(act.locator("select[name=op]")).to_have_value("cordon")
     expect(act.locator("input[name=value]")).to_be_disabled()  # cordon takes no value
     page.screenshot(path=screenshot_path, full_page=False)
+
+
+def test_a_tiles_bars_follow_the_run_to_the_share_each_tile_reads_out(page: Page, session_server):
+    run_a_wide_deployment(page, session_server, nodes=20, replicas=200)
+    expect(page.locator("#board")).to_have_attribute("data-density", "tiles")
+    tile = page.locator("#board .tile[data-node='node003']")
+    expect(tile).to_have_attribute("aria-label", re.compile(r"node003: \d+ pods, cpu [1-9]\d*%"))
+
+    def bars_match_the_label() -> int:
+        cpu, memory = re.search(r"cpu (\d+)%, memory (\d+)%", tile.get_attribute("aria-label")).groups()
+        expect(tile.locator(".tile-bar .fill[data-resource='cpu']")).to_have_class(f"fill w{cpu}")
+        expect(tile.locator(".tile-bar .fill[data-resource='memory']")).to_have_class(f"fill w{memory}")
+        width = tile.locator(".tile-bar").first.bounding_box()["width"]
+        filled = tile.locator(".tile-bar .fill[data-resource='cpu']").bounding_box()["width"]
+        assert abs(filled - width * int(cpu) / 100) < 1  # drawn that long
+        return int(cpu)
+
+    at_the_end = bars_match_the_label()
+    total = int(page.locator("[data-player='seek']").get_attribute("max"))
+    page.locator("[data-player='seek']").fill(str(total // 3))  # back, with fewer pods placed
+    expect(tile).not_to_have_attribute("aria-label", re.compile(rf"cpu {at_the_end}%"))
+    assert bars_match_the_label() < at_the_end

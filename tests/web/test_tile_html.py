@@ -3,6 +3,7 @@ template's own output for that card, any change the tile shows renders it again,
 within its bound, and a board drawn from kept tiles is the board drawn afresh."""
 
 import itertools
+import re
 
 import pytest
 from django.template.loader import get_template
@@ -80,3 +81,10 @@ def test_a_board_from_kept_tiles_is_the_board_drawn_afresh(client):
     assert drawn_afresh.count("data-pod=") == 90  # placed: the tiles hold their pods
     from_kept = client.get(url).content.decode()
     assert from_kept == drawn_afresh
+
+
+def test_a_tiles_bars_are_spans_sized_by_a_class_never_a_style_attribute():
+    html = fresh(card(cpu=37, memory=95))
+    assert "<svg" not in html and "style=" not in html
+    fills = re.findall(r'<i class="fill (w\d+)( hot)?" data-resource="(\w+)"></i>', html)
+    assert fills == [("w37", "", "cpu"), ("w95", " hot", "memory")]
