@@ -17,6 +17,7 @@ import multiprocessing
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 
@@ -25,7 +26,7 @@ from playground.background import keep_workers, lower_priority
 from playground.preview_compute import PENDING_SHOWN, STARTED, Limits, NodeUsage, PodView, Preview, compute, serve
 from playground.runs import RUN_LIMITS
 
-__all__ = ["PENDING_SHOWN", "NodeUsage", "PodView", "Preview", "cached", "preview"]
+__all__ = ["PENDING_SHOWN", "NodeUsage", "PodView", "Preview", "cached", "cached_by_key", "preview", "preview_by_key"]
 
 logger = logging.getLogger(__name__)
 
@@ -69,24 +70,41 @@ _workers: list[threading.Thread] = []
 computations = 0  # previews computed by this process (how tests see that nothing ran twice)
 
 
+def document_key(document: str) -> str:
+    """The cache's key of a cluster document: its content's digest."""
+    return hashlib.sha256(document.encode()).hexdigest()
+
+
 def preview(document: str, wait: float = WAIT_SECONDS) -> Preview:
     """The cached preview of the cluster document, or the one computed within `wait` seconds, or a
     placeholder (ready=False)."""
-    cache_key = hashlib.sha256(document.encode()).hexdigest()
-    with _lock:
-        cached = _cache.get(cache_key)
-        if cached is not None:
-            _cache.move_to_end(cache_key)
-            return cached
-        job = _jobs.get(cache_key)
-        if job is None:  # else: already queued or being computed, this request waits on that job
-            if len(_queue) >= QUEUE_SIZE:
-                return Preview(ready=False, queue_full=True)
-            job = _Job(cache_key, document)
-            _jobs[cache_key] = job
-            _queue.append(job)
-            _start_workers()
-            _work.notify()
+    return preview_by_key(document_key(document), lambda: document, wait)
+
+
+def preview_by_key(cache_key: str, document: Callable[[], str], wait: float = WAIT_SECONDS) -> Preview:
+    """As `preview`, for the document whose key is known (playground/preview_keys.py): `document` is
+    called only to start its computation, neither cached nor under way (an imported cluster's
+    document is 30 MiB, read from the database), and outside the lock."""
+    text: str | None = None
+    while True:
+        with _lock:
+            cached = _cache.get(cache_key)
+            if cached is not None:
+                _cache.move_to_end(cache_key)
+                return cached
+            job = _jobs.get(cache_key)  # if any: already queued or computed, this request waits on it
+            if job is None:
+                if len(_queue) >= QUEUE_SIZE:
+                    return Preview(ready=False, queue_full=True)
+                if text is not None:
+                    job = _Job(cache_key, text)
+                    _jobs[cache_key] = job
+                    _queue.append(job)
+                    _start_workers()
+                    _work.notify()
+        if job is not None:
+            break
+        text = document()
     if job.done.wait(wait) and job.result is not None:
         return job.result
     return Preview(ready=False)
@@ -94,8 +112,12 @@ def preview(document: str, wait: float = WAIT_SECONDS) -> Preview:
 
 def cached(document: str) -> Preview | None:
     """The document's preview if it is already computed (nothing is started)."""
+    return cached_by_key(document_key(document))
+
+
+def cached_by_key(cache_key: str) -> Preview | None:
     with _lock:
-        return _cache.get(hashlib.sha256(document.encode()).hexdigest())
+        return _cache.get(cache_key)
 
 
 def _start_workers() -> None:

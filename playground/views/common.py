@@ -10,11 +10,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from playground import preview_keys
 from playground.board_dots import dots_document, drawn_on_canvas
 from playground.broadcast import notify_scenario_changed
 from playground.models import Scenario, ScenarioVersion
 from playground.node_loading import load_nodes
-from playground.preview import SANDBOX_BYTES, WAIT_SECONDS, Preview, cached, preview
+from playground.preview import SANDBOX_BYTES, WAIT_SECONDS, Preview, cached_by_key, preview_by_key
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
     DEFAULT_CAPACITY,
@@ -141,25 +142,44 @@ QUICK_WAIT_SECONDS = 0.1  # what an edit waits for its preview when the one befo
 
 def _placement(scenario: Scenario, version: ScenarioVersion) -> tuple[Preview, bool]:
     """The version's preview, or, while it is computed, the one of the version before it (an edit
-    to 500 nodes re-simulates for seconds): (the preview shown, whether it is the earlier one)."""
-    document = version.cluster_document
+    to 500 nodes re-simulates for seconds): (the preview shown, whether it is the earlier one).
+    Documents are looked up by their keys (playground/preview_keys.py), read only to be computed."""
+    current = preview_keys.of_version(version)
+
+    def document() -> str:
+        return version.cluster_document
+
     # A big cluster's preview takes seconds: waiting a tenth for it only delays the earlier one.
-    placement = preview(document, wait=0 if len(document) > SANDBOX_BYTES else QUICK_WAIT_SECONDS)
+    big = current.length > SANDBOX_BYTES
+    placement = preview_by_key(current.key, document, wait=0 if big else QUICK_WAIT_SECONDS)
     if placement.ready:
         return placement, False
+    shown = _earlier_placement(scenario, version)
+    if shown is not None and shown.ready and not shown.error and not shown.stopped:
+        return shown, True
+    if big:  # a big cluster's preview takes seconds: the board polls for it
+        return preview_by_key(current.key, document, wait=0), False
+    return preview_by_key(current.key, document, wait=WAIT_SECONDS - QUICK_WAIT_SECONDS), False
+
+
+def _earlier_placement(scenario: Scenario, version: ScenarioVersion) -> Preview | None:
+    """The computed preview of the scenario's version saved before `version`, if any."""
     earlier = (
         ScenarioVersion.objects.filter(scenario=scenario)
         .exclude(pk=version.pk)
         .order_by("-pk")
-        .only("stored_document", "scheduler_config_yaml", "workload_text")
+        .values_list("pk", "permalink")
         .first()
     )
-    shown = cached(earlier.cluster_document) if earlier is not None else None
-    if shown is not None and shown.ready and not shown.error and not shown.stopped:
-        return shown, True
-    if len(document) > SANDBOX_BYTES:  # a big cluster's preview takes seconds: the board polls for it
-        return preview(document, wait=0), False
-    return preview(document, wait=WAIT_SECONDS - QUICK_WAIT_SECONDS), False
+    if earlier is None:
+        return None
+    key = preview_keys.known(*earlier)
+    if key is None:  # not seen by this process (a restart): its document is read once
+        found = ScenarioVersion.objects.only(
+            "permalink", "stored_document", "scheduler_config_yaml", "workload_text"
+        ).get(pk=earlier[0])
+        key = preview_keys.of_version(found)
+    return cached_by_key(key.key)
 
 
 def poll_seconds(node_count: int, queue_full: bool) -> int:
