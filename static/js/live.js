@@ -19,26 +19,35 @@ function shownVersion() {
   return Number(document.getElementById("board")?.dataset.version ?? 0);
 }
 
+// The board again; settles once its answer is swapped in, or dropped.
 function refresh() {
   const board = document.getElementById("board");
-  if (!board || !window.htmx) return;
+  if (!board || !window.htmx) return Promise.resolve();
   // The board comes back as it was shown: the same view and grouping.
   const query = new URLSearchParams();
   for (const field of board.querySelectorAll(".group-by select, .group-by input[name=q]")) query.set(field.name, field.value);
-  window.htmx.ajax("GET", `${scenario.dataset.boardUrl}?${query}`, { target: "#board", swap: "outerHTML" });
+  return window.htmx.ajax("GET", `${scenario.dataset.boardUrl}?${query}`, { target: "#board", swap: "outerHTML" });
 }
 
 function heardOf(version) {
   if (Number.isFinite(version) && version > newest) newest = version;
 }
 
-// The board shows an older version than the page knows exists: fetch it (a few times per version).
+// The board shows an older version than the page knows exists: fetch it (a few times per version),
+// one request at a time, and look again once it settles (its answer may have been dropped).
+let asking = false;
 function catchUp() {
-  if (!document.getElementById("board") || shownVersion() >= newest) return;
+  if (asking || !document.getElementById("board") || shownVersion() >= newest) return;
   if (refreshes.version !== newest) refreshes = { version: newest, count: 0 };
   if (refreshes.count >= MAX_REFRESHES_PER_VERSION) return;
   refreshes.count += 1;
-  refresh();
+  asking = true;
+  refresh()
+    .catch(() => {}) // a failed request: the next swap or message looks again
+    .finally(() => {
+      asking = false;
+      catchUp();
+    });
 }
 
 document.addEventListener("htmx:after:swap", () => {
