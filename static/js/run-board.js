@@ -412,6 +412,11 @@ function reloadSavedBoard() {
   window.htmx.ajax("GET", url.pathname + url.search, { target: "#board", swap: "outerHTML" });
 }
 
+// Events arrived while the player waits: the bar counts them as the player's status does.
+document.addEventListener("run:received", (event) => {
+  if (showing === "run" && last) showMode(event.detail);
+});
+
 document.addEventListener("run:rendered", (event) => {
   last = event.detail;
   const queueChanged = track(event.detail);

@@ -98,6 +98,8 @@ function receive(events) {
   }
   if (playing && timer === null) schedule();
   renderStatus();
+  // Paused, nothing is drawn as events arrive: the views that count them (the board's bar) are told.
+  document.dispatchEvent(new CustomEvent("run:received", { detail: { run, position, time: currentTime() } }));
 }
 
 // What the frames applied since the last drawing changed, so that views draw only that: the pods

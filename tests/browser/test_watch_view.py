@@ -194,3 +194,19 @@ def test_no_page_scrolls_sideways_on_a_phone(page: Page, server_url: str):
         expect(page.locator("h1").first).to_be_visible()
         width, window = page.evaluate(PAGE_WIDTH)
         assert width <= window, f"{path}: {width}px wide in a {window}px window"
+
+
+def test_a_run_opened_at_an_early_event_counts_its_events_on_the_bar_as_the_player_does(
+    page: Page, session_server: DaphneServer
+):
+    """Paused at event 5 while the rest of the run arrives in batches, the board's bar and the
+    player's status say the same total (the bar kept the count of its last drawing)."""
+    links = create_scenario(session_server.env, wide_deployment(nodes=20, replicas=400))
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(session_server.url + links["edit"])
+    total = play_to_the_end(page)
+    assert total > 1000  # more than one batch
+    page.goto(page.url.split("?")[0] + "?" + re.sub(r"at=\d+", "at=5", page.url.split("?")[1]))
+    status = page.locator("[data-player='status']")
+    expect(status).to_contain_text(f"event 5/{total}", timeout=15_000)
+    expect(page.locator("[data-board-mode]")).to_contain_text(f"at event 5/{total},")
