@@ -202,23 +202,29 @@ async def _viewer(
         if len(connected) == total:
             ready.set()
         acks = Acknowledger(socket_)
-        async for raw in socket_:
-            message = parse(raw)
-            await acks.read(message, len(raw))
-            if message.get("type") == "run.lagging":
-                result.lagged = True
-                after = result.seqs[-1] if result.seqs else 0
-                await socket_.send(json.dumps({"type": "resume", "run": message["run"], "after": after}))
-            if message.get("type") != "run.events":
-                continue
-            if "sent" in message:  # live, not a replay
-                result.delays.append(time.time() - message["sent"])
-                result.sent.append(message["sent"])
-            for event in message["events"]:
-                if not result.lagged or event["seq"] == (result.seqs[-1] if result.seqs else 0) + 1:
-                    result.seqs.append(event["seq"])
-            if result.seqs and "end" in message["events"][-1] and result.seqs[-1] == message["events"][-1]["seq"]:
-                return result
+        try:
+            async for raw in socket_:
+                message = parse(raw)
+                await acks.read(message, len(raw))
+                if message.get("type") == "run.lagging":
+                    result.lagged = True
+                    after = result.seqs[-1] if result.seqs else 0
+                    await socket_.send(json.dumps({"type": "resume", "run": message["run"], "after": after}))
+                if message.get("type") != "run.events":
+                    continue
+                if "sent" in message:  # live, not a replay
+                    result.delays.append(time.time() - message["sent"])
+                    result.sent.append(message["sent"])
+                for event in message["events"]:
+                    if not result.lagged or event["seq"] == (result.seqs[-1] if result.seqs else 0) + 1:
+                        result.seqs.append(event["seq"])
+                last = message["events"][-1]
+                if result.seqs and "end" in last and result.seqs[-1] == last["seq"]:
+                    return result
+        finally:
+            # The last frames acknowledged now, as the page does, and no timer left behind: its
+            # flush, started as the event loop closed, was a coroutine never awaited.
+            await acks.flush()
     return result
 
 
