@@ -26,7 +26,9 @@ function refresh() {
   // The board comes back as it was shown: the same view and grouping.
   const query = new URLSearchParams();
   for (const field of board.querySelectorAll(".group-by select, .group-by input[name=q]")) query.set(field.name, field.value);
-  return window.htmx.ajax("GET", `${scenario.dataset.boardUrl}?${query}`, { target: "#board", swap: "outerHTML" });
+  // Its own source, so its own htmx request queue: from the body (the default) it would wait behind,
+  // or be dropped by, the explanations and node details the page asks for.
+  return window.htmx.ajax("GET", `${scenario.dataset.boardUrl}?${query}`, { source: scenario, target: "#board", swap: "outerHTML" });
 }
 
 function heardOf(version) {

@@ -71,7 +71,7 @@ def test_pages_have_no_inline_script_handlers_or_style_attributes(client, pages)
         html = client.get(url).content.decode()
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), name  # every script is a file
         assert not re.search(r"\son[a-z]+\s*=", html), name  # no onclick= and the like
-        assert not re.search(r"\sstyle\s*=", html), name  # resource bars are SVG geometry
+        assert not re.search(r"\sstyle\s*=", html), name  # bars: SVG geometry, or a width class
         assert "javascript:" not in html, name
 
 
