@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db import transaction
 
-from playground.models import Node, Scenario
+from playground.models import WORKLOAD_FIELDS, Node, Scenario
 from playground.node_loading import load_nodes
 from playground.scenarios import (
     DEFAULT_CAPACITY,
@@ -297,8 +297,7 @@ def remove_taint(scenario: Scenario, version: int, node_id: int, key: str, effec
 
 def set_workload(scenario: Scenario, version: int, workload_yaml: str) -> Scenario:
     # A workload an import made larger than a typed one may be edited within the import bound.
-    imported = len(scenario.workload_yaml.encode()) > MAX_WORKLOAD_BYTES
-    if imported:  # tens of thousands of documents: the ones the edit changed are checked
+    if scenario.workload_imported:  # tens of thousands of documents: the ones the edit changed are checked
         problems = validate_changed_documents(scenario.workload_yaml, workload_yaml, MAX_IMPORT_WORKLOAD_BYTES)
     else:
         problems = validate_workload(workload_yaml, MAX_WORKLOAD_BYTES)
@@ -309,7 +308,7 @@ def set_workload(scenario: Scenario, version: int, workload_yaml: str) -> Scenar
 
     def change(locked: Scenario) -> None:
         locked.workload_yaml = workload_yaml
-        locked.save(update_fields=["workload_yaml"])
+        locked.save(update_fields=WORKLOAD_FIELDS)
 
     return edit(scenario, version, change)
 
@@ -343,6 +342,6 @@ def replace_cluster(
         )
         if workload_yaml is not None:
             locked.workload_yaml = workload_yaml
-            locked.save(update_fields=["workload_yaml"])
+            locked.save(update_fields=WORKLOAD_FIELDS)
 
     return edit(scenario, version, change)

@@ -18,6 +18,7 @@ from django.utils import timezone
 SLUG_ALPHABET = string.ascii_letters + string.digits
 SLUG_LENGTH = 10  # 62^10 ≈ 8e17: not guessable, short enough to read aloud
 PERMALINK_LENGTH = 12
+MAX_WORKLOAD_BYTES = 256 * 1024  # a workload typed or pasted in the editor
 
 
 def new_slug() -> str:
@@ -37,7 +38,10 @@ class Scenario(models.Model):
     slug = models.CharField(max_length=16, unique=True, default=new_slug, editable=False)
     title = models.CharField(max_length=120)
     description = models.TextField(blank=True, max_length=4000)
-    workload_yaml = models.TextField(blank=True)
+    # The workload as written, on the row; empty when it is stored apart (workload_text): an
+    # imported cluster's 25 MiB would be rewritten with the row by every edit's version bump.
+    stored_workload = models.TextField(db_column="workload_yaml", blank=True)
+    workload_text = models.ForeignKey("StoredText", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     scheduler_config_yaml = models.TextField(blank=True)
     version = models.PositiveIntegerField(default=1)
     edit_secret_hash = models.CharField(max_length=64, editable=False)
@@ -75,6 +79,39 @@ class Scenario(models.Model):
     def is_gallery(self) -> bool:
         return bool(self.gallery_key)
 
+    @property
+    def workload_yaml(self) -> str:
+        return self.workload_text.text if self.workload_text_id else self.stored_workload
+
+    @workload_yaml.setter
+    def workload_yaml(self, text: str) -> None:
+        """A workload over MAX_WORKLOAD_BYTES is stored apart, once per content; save() writes the text
+        before the row (save with update_fields=WORKLOAD_FIELDS)."""
+        if len(text) <= MAX_WORKLOAD_BYTES:
+            self.stored_workload, self.workload_text = text, None
+            return
+        self.stored_workload, self.workload_text = "", StoredText(digest=StoredText.digest_of(text), text=text)
+        self._unsaved_text = self.workload_text
+
+    @property
+    def workload_imported(self) -> bool:
+        """Bigger than a typed workload may be (an imported cluster's pods): an edit of it is checked
+        within the import's bound, the documents it changed only (playground/workload_changes.py)."""
+        return self.workload_text_id is not None or len(self.stored_workload.encode()) > MAX_WORKLOAD_BYTES
+
+    @property
+    def workload_digest(self) -> str:
+        """The SHA-256 of the workload: read off the row when it is stored apart."""
+        return self.workload_text_id or StoredText.digest_of(self.stored_workload)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        unsaved: StoredText | None = getattr(self, "_unsaved_text", None)
+        if unsaved is not None and self.workload_text is unsaved:
+            unsaved.save_once()
+            self.workload_text = unsaved  # its primary key is set: the row may refer to it
+        self._unsaved_text = None
+        super().save(*args, **kwargs)
+
 
 class Node(models.Model):
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="nodes")
@@ -107,6 +144,7 @@ class Node(models.Model):
         return deleted
 
     def _touch_scenario(self) -> None:
+        # update() writes the row's small columns only: its workload, when big, lives apart.
         Scenario.objects.filter(pk=self.scenario_id).update(updated_at=timezone.now())
 
 
@@ -120,6 +158,17 @@ class StoredText(models.Model):
     @staticmethod
     def digest_of(text: str) -> str:
         return hashlib.sha256(text.encode()).hexdigest()
+
+    def save_once(self) -> None:
+        """Written unless a row of this digest is there already (never read back: it may be 25 MiB);
+        another request may be writing the same text meanwhile."""
+        if not StoredText.objects.filter(digest=self.digest).exists():
+            StoredText.objects.bulk_create([self], ignore_conflicts=True)
+        self._state.adding = False
+
+
+# How a scenario's save names its workload's columns (update_fields).
+WORKLOAD_FIELDS = ("stored_workload", "workload_text")
 
 
 def config_part(scheduler_config_yaml: str) -> str:

@@ -13,13 +13,20 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Func, IntegerField, Sum
 
 from playground.block_yaml import block_yaml
-from playground.models import PERMALINK_LENGTH, Node, Scenario, ScenarioVersion, StoredText, config_part
+from playground.models import (
+    MAX_WORKLOAD_BYTES,
+    PERMALINK_LENGTH,
+    Node,
+    Scenario,
+    ScenarioVersion,
+    StoredText,
+    config_part,
+)
 from playground.node_loading import load_nodes
 from scheduler_core.api.manifests import load_manifests, parse_object
 from scheduler_core.errors import ManifestError
 
 MAX_NODES = 5000  # the size of upstream scheduler_perf and of large production clusters (#14)
-MAX_WORKLOAD_BYTES = 256 * 1024  # a workload typed or pasted in the editor
 # An imported cluster's bound pods, one line each (importing.compact_workload): a cleaned pod is
 # 250-600 bytes (525 with labels, a preferred anti-affinity and requests), so 50,000 fit. The engine
 # parses at most 36 MiB a run (yaml_loader.MAX_YAML_BYTES), and a 5,000-node board takes about
@@ -139,13 +146,22 @@ def _node_yaml(node: Node) -> str:
 def export_document(scenario: Scenario, nodes: list[Node] | None = None) -> str:
     """The whole scenario as one multi-document YAML: nodes, then the workload, then the config.
     `nodes`: the scenario's nodes in order, when the caller has them."""
-    parts = [_node_yaml(node) for node in (load_nodes(scenario.pk) if nodes is None else nodes)]
-    document = "---\n".join(parts)
+    document = _nodes_document(scenario, nodes)
     if scenario.workload_yaml.strip():
         document += ("---\n" if document else "") + scenario.workload_yaml.strip() + "\n"
     if scenario.scheduler_config_yaml.strip():
         document += "---\n" + scenario.scheduler_config_yaml.strip() + "\n"
     return document
+
+
+def _nodes_document(scenario: Scenario, nodes: list[Node] | None) -> str:
+    return "---\n".join(_node_yaml(node) for node in (load_nodes(scenario.pk) if nodes is None else nodes))
+
+
+def _before_workload(scenario: Scenario, nodes: list[Node]) -> str:
+    """What export_document writes before a (non-empty) workload."""
+    document = _nodes_document(scenario, nodes)
+    return document + "---\n" if document else ""
 
 
 PLAYGROUND_API = "playground/"
@@ -240,6 +256,17 @@ def permalink_for(slug: str, document: str, title: str) -> str:
     return digest[:PERMALINK_LENGTH]
 
 
+def permalink_of_parts(slug: str, title: str, stored: "_Stored", config: str) -> str:
+    """permalink_for of content whose workload is stored apart: its workload named by digest, not
+    hashed again with the rest (30 MiB at 50,000 pods, on every edit). Which way is a function of
+    the content (a workload is stored apart exactly when it is over MAX_WORKLOAD_BYTES); a version
+    saved before this existed keeps the permalink it has."""
+    if not stored.text_digest:
+        return permalink_for(slug, stored.document, title)
+    head = f"{slug}\n\0{title}\n\0{stored.document}\0workload sha256:{stored.text_digest}\0{config_part(config)}"
+    return hashlib.sha256(head.encode()).hexdigest()[:PERMALINK_LENGTH]
+
+
 class StoredLength(Func):
     """The size of a text column: octets on PostgreSQL (read from the TOAST header, not the value),
     characters on SQLite (which has no octet_length before 3.43); the same for ASCII YAML."""
@@ -249,6 +276,12 @@ class StoredLength(Func):
 
     def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
         return super().as_sql(compiler, connection, function="LENGTH", **extra)
+
+
+def stored_text_length(digest: str) -> int:
+    """The length of a text stored apart, read without the text (25 MiB for 50,000 pods)."""
+    lengths = StoredText.objects.filter(pk=digest).annotate(size=StoredLength("text"))
+    return lengths.values_list("size", flat=True).first() or 0
 
 
 def _size(amount: int) -> str:
@@ -269,7 +302,7 @@ def check_history_room(scenario: Scenario, stored: "_Stored") -> None:
     apart = texts.aggregate(size=Sum(StoredLength("text")))["size"] or 0
     adding = len(stored.document) + len(stored.workload) + len(scenario.scheduler_config_yaml)
     if stored.text_digest and not texts.filter(pk=stored.text_digest).exists():
-        adding += len(scenario.workload_yaml)
+        adding += stored_text_length(stored.text_digest)
     if held["count"] >= MAX_VERSIONS:
         limit = f"it keeps at most {MAX_VERSIONS:,} versions"
     elif (held["size"] or 0) + apart + adding > MAX_HISTORY_BYTES:
@@ -295,23 +328,17 @@ def snapshot(scenario: Scenario, *, bounded: bool = False, nodes: list[Node] | N
     if current is not None and _holds_current_content(current, scenario, nodes):
         _remember_verified(scenario, current)
         return current
-    document = export_document(scenario, nodes)
-    permalink = permalink_for(scenario.slug, document, scenario.title)
+    stored = _stored(scenario, nodes)
+    permalink = permalink_of_parts(scenario.slug, scenario.title, stored, scenario.scheduler_config_yaml)
     existing = ScenarioVersion.objects.filter(scenario=scenario, permalink=permalink).first()
     if existing is not None:
         _remember_verified(scenario, existing)
         return existing
-    stored = _stored(scenario, document)
     if bounded:
         check_history_room(scenario, stored)
-    # A workload stored apart is written once per content (not read back: get_or_create read 25 MiB
-    # when it was there), and the new version holds it in memory, so the board drawn in answer does
-    # not read it back either.
-    text = StoredText(digest=stored.text_digest, text=scenario.workload_yaml) if stored.text_digest else None
     try:
         with transaction.atomic():
-            if text is not None and not StoredText.objects.filter(digest=text.digest).exists():
-                StoredText.objects.bulk_create([text], ignore_conflicts=True)  # another request may race
+            # A workload stored apart is the scenario's own StoredText row, already written.
             created = ScenarioVersion.objects.create(
                 scenario=scenario,
                 number=scenario.version,
@@ -321,9 +348,11 @@ def snapshot(scenario: Scenario, *, bounded: bool = False, nodes: list[Node] | N
                 stored_document=stored.document,
                 nodes=[node_fields(node) for node in nodes],
                 stored_workload=stored.workload,
-                workload_text=text,
+                workload_text_id=stored.text_digest or None,
                 scheduler_config_yaml=scenario.scheduler_config_yaml,
             )
+        if stored.text_digest and _WORKLOAD_TEXT.is_cached(scenario):
+            created.workload_text = scenario.workload_text  # in memory: the board's preview reads no 25 MiB
     except IntegrityError:
         # Another request saved the same content meanwhile. Were it another scenario's permalink
         # (48 bits alike), this refuses rather than hand that version over.
@@ -384,13 +413,15 @@ class _Stored:
     text_digest: str
 
 
-def _stored(scenario: Scenario, document: str) -> _Stored:
-    workload = scenario.workload_yaml
-    if len(workload) <= MAX_WORKLOAD_BYTES:
-        return _Stored(document, workload, "")
-    tail = workload.strip() + "\n" + config_part(scenario.scheduler_config_yaml)
-    assert document.endswith(tail), "export_document puts the workload last, before the configuration"
-    return _Stored(document[: len(document) - len(tail)], "", StoredText.digest_of(workload))
+_WORKLOAD_TEXT = Scenario._meta.get_field("workload_text")
+
+
+def _stored(scenario: Scenario, nodes: list[Node]) -> _Stored:
+    """What a version of the scenario's content stores: a workload stored apart is named by its
+    digest, and the document is what comes before it (neither joined nor hashed: 30 MiB)."""
+    if not scenario.workload_text_id:
+        return _Stored(export_document(scenario, nodes), scenario.stored_workload, "")
+    return _Stored(_before_workload(scenario, nodes), "", scenario.workload_text_id)
 
 
 def _holds_current_content(version: ScenarioVersion, scenario: Scenario, nodes: list[Node] | None) -> bool:
@@ -399,12 +430,10 @@ def _holds_current_content(version: ScenarioVersion, scenario: Scenario, nodes: 
     compared by its digest (not read back: it may be 25 MiB)."""
     if (version.title, version.scheduler_config_yaml) != (scenario.title, scenario.scheduler_config_yaml):
         return False
-    if version.workload_text_id:
-        if len(scenario.workload_yaml) <= MAX_WORKLOAD_BYTES:
+    if version.workload_text_id or scenario.workload_text_id:
+        if version.workload_text_id != scenario.workload_text_id:
             return False
-        if version.workload_text_id != StoredText.digest_of(scenario.workload_yaml):
-            return False
-    elif version.stored_workload != scenario.workload_yaml:
+    elif version.stored_workload != scenario.stored_workload:
         return False
     fields = [node_fields(node) for node in (load_nodes(scenario.pk) if nodes is None else nodes)]
     return _same_nodes(version.nodes, fields)

@@ -19,10 +19,10 @@ from playground.preview import SANDBOX_BYTES, WAIT_SECONDS, Preview, cached_by_k
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
     DEFAULT_CAPACITY,
-    MAX_WORKLOAD_BYTES,
     InvalidEdit,
     StaleEdit,
     snapshot,
+    stored_text_length,
 )
 
 SESSION_PREFIX = "edit:"
@@ -127,14 +127,22 @@ def board_context(
         "retitled": request.method == "POST" and "title" in request.POST and not error,
         # An imported cluster's workload (megabytes) is not sent with every board and page: the
         # editor fetches it (views.editing.workload_text) when the page opens and when it changed.
-        "workload_inline": workload_inline(scenario.workload_yaml),
+        "workload_inline": workload_inline(scenario),
+        "workload_size": workload_size(scenario),
     }
 
 
-def workload_inline(text: str) -> bool:
+def workload_inline(scenario: Scenario) -> bool:
     """Whether a workload travels inside the page and the board: up to what a person types
-    (MAX_WORKLOAD_BYTES; characters are at most bytes), not an imported cluster's pods."""
-    return len(text) <= MAX_WORKLOAD_BYTES
+    (MAX_WORKLOAD_BYTES), not an imported cluster's pods, which are stored apart (models.StoredText)."""
+    return scenario.workload_text_id is None
+
+
+def workload_size(scenario: Scenario) -> int:
+    """The workload's length, without reading a workload stored apart (25 MiB at 50,000 pods)."""
+    if scenario.workload_text_id is None:
+        return len(scenario.stored_workload)
+    return stored_text_length(scenario.workload_text_id)
 
 
 QUICK_WAIT_SECONDS = 0.1  # what an edit waits for its preview when the one before it is there

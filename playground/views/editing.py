@@ -8,7 +8,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from playground import board, import_progress, importing, palette
-from playground.models import Scenario, StoredText
+from playground.models import Scenario
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
     DEFAULT_CAPACITY,
@@ -124,11 +124,12 @@ def save_workload(request: HttpRequest, scenario: Scenario, version: int) -> Sce
 def workload_text(request: HttpRequest, slug: str) -> HttpResponse:
     """The scenario's current workload as it is saved, its version in a header: what the editor
     fetches of a workload too large to travel in every page and board (views.common.workload_inline)."""
-    scenario = get_object_or_404(Scenario.objects.only("slug", "version", "workload_yaml"), slug=slug)
+    fields = ("slug", "version", "stored_workload", "workload_text")
+    scenario = get_object_or_404(Scenario.objects.only(*fields), slug=slug)
     response = HttpResponse(scenario.workload_yaml, content_type="text/plain; charset=utf-8")
     response[WORKLOAD_VERSION_HEADER] = str(scenario.version)
     # What the board's workload-source names it by: the editor fetches it again only when it changed.
-    response[WORKLOAD_DIGEST_HEADER] = StoredText.digest_of(scenario.workload_yaml)
+    response[WORKLOAD_DIGEST_HEADER] = scenario.workload_digest
     return response
 
 

@@ -205,7 +205,7 @@ def fork_scenario(request: HttpRequest, slug: str) -> HttpResponse:
     workload = request.POST.get("workload")
     if workload is not None:
         workload = workload.replace("\r\n", "\n")
-        if len(scenario.workload_yaml.encode()) > MAX_WORKLOAD_BYTES:  # an imported one: its bound, its edit
+        if scenario.workload_imported:  # an imported one: its bound, its edit
             problems = validate_changed_documents(scenario.workload_yaml, workload, MAX_IMPORT_WORKLOAD_BYTES)
         else:
             problems = validate_workload(workload)
@@ -248,8 +248,9 @@ def validate(request: HttpRequest) -> JsonResponse:
     text = request.POST.get("yaml", "").replace("\r\n", "\n").replace("\r", "\n")
     # The editor of a scenario whose workload an import made bigger than a typed one may be is
     # checked against the import's bound, as its save is (board.set_workload).
-    scenario = Scenario.objects.filter(slug=request.GET.get("scenario", "")[:16]).only("workload_yaml").first()
-    if scenario is not None and len(scenario.workload_yaml.encode()) > MAX_WORKLOAD_BYTES:
+    found = Scenario.objects.filter(slug=request.GET.get("scenario", "")[:16])
+    scenario = found.only("stored_workload", "workload_text").first()
+    if scenario is not None and scenario.workload_imported:
         # Its saved text was checked: what differs from it is (a second, not twenty, at 50,000 pods).
         problems = validate_changed_documents(scenario.workload_yaml, text, MAX_IMPORT_WORKLOAD_BYTES)
     else:

@@ -28,7 +28,12 @@ def imported() -> importing.Imported:
 
 
 def reads_stored_text(queries: CaptureQueriesContext) -> list[str]:
-    return [query["sql"] for query in queries.captured_queries if "storedtext" in query["sql"].lower()]
+    """The queries that read a stored text itself (its length alone is not the text)."""
+    return [
+        query["sql"]
+        for query in queries.captured_queries
+        if "storedtext" in query["sql"].lower() and 'LENGTH("playground_storedtext"' not in query["sql"]
+    ]
 
 
 def test_a_versions_key_is_its_cluster_documents_and_is_read_once(django_assert_num_queries):
@@ -66,3 +71,17 @@ def test_a_cordons_board_reads_no_stored_workload_once_the_versions_are_known(im
     with CaptureQueriesContext(connection) as queries:
         _placement(scenario, after)
     assert reads_stored_text(queries) == []
+
+
+def test_a_workload_stored_apart_is_keyed_by_its_digest_without_being_read(imported):
+    scenario, _ = create_scenario("Imported", nodes=imported.nodes, workload_yaml=imported.workload_yaml)
+    version = ScenarioVersion.objects.defer("nodes").get(pk=snapshot(scenario).pk)
+    with CaptureQueriesContext(connection) as queries:
+        key = preview_keys.of_version(version)
+    assert reads_stored_text(queries) == []
+    assert key.length == len(version.cluster_document)  # the whole document's, read here to check
+    assert key.key == preview_keys.key_of_parts(version.stored_document, version.workload_text_id)
+    assert key.key != preview.document_key(version.cluster_document)  # a key of its own kind
+
+    other, _ = create_scenario("Imported", nodes=imported.nodes, workload_yaml=imported.workload_yaml + "# mine\n")
+    assert preview_keys.of_version(snapshot(other)).key != key.key  # another workload, another key
