@@ -13,8 +13,10 @@ from playground.ratelimit import rate_limited
 from playground.scenarios import (
     DEFAULT_CAPACITY,
     InvalidEdit,
+    StaleEdit,
 )
 from playground.views.common import editing, editor_secret, int_param, palette_context
+from playground.workload_patch import PatchRefused, patch_from
 
 
 @editing
@@ -111,6 +113,15 @@ def import_progress_view(request: HttpRequest, slug: str, token: str) -> JsonRes
 
 @editing
 def save_workload(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
+    try:
+        patch = patch_from(request.POST)
+        if patch is not None:  # what changed in the saved text (workload_patch.py)
+            edited = patch.apply(scenario.workload_yaml, scenario.workload_digest)
+            return board.set_workload(scenario, version, edited)
+    except PatchRefused:
+        # Made against a text that is no longer the saved one: refused as any stale edit is (409 with
+        # the current board), and the editor merges and saves again (static/js/workload-versions.js).
+        raise StaleEdit(scenario.version) from None
     if "workload" not in request.POST:
         # The editor of an imported workload sends no text until it has loaded it (its textarea is
         # disabled until then): a save without the field must not empty the workload.

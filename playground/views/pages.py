@@ -39,6 +39,7 @@ from playground.views.common import (
 )
 from playground.views.running import run_context
 from playground.workload_changes import validate_changed_documents
+from playground.workload_patch import PatchRefused, patch_from
 
 
 def index(request: HttpRequest) -> HttpResponse:
@@ -250,6 +251,14 @@ def validate(request: HttpRequest) -> JsonResponse:
     # checked against the import's bound, as its save is (board.set_workload).
     found = Scenario.objects.filter(slug=request.GET.get("scenario", "")[:16])
     scenario = found.only("stored_workload", "workload_text").first()
+    try:
+        patch = patch_from(request.POST)
+        if patch is not None:  # what changed in the saved text (workload_patch.py)
+            if scenario is None:
+                raise PatchRefused("no scenario was named")
+            text = patch.apply(scenario.workload_yaml, scenario.workload_digest)
+    except PatchRefused as refused:
+        return JsonResponse({"ok": None, "resend": True, "reason": str(refused)}, status=409)
     if scenario is not None and scenario.workload_imported:
         # Its saved text was checked: what differs from it is (a second, not twenty, at 50,000 pods).
         problems = validate_changed_documents(scenario.workload_yaml, text, MAX_IMPORT_WORKLOAD_BYTES)

@@ -11,9 +11,11 @@
 //   holding the cursor (or at the end).
 // Without the bundle (or without JS modules) the textarea is the editor, with a plain line-number gutter.
 
+import { setPatchFields } from "./text-patch.js";
+
 const VALIDATE_DELAY_MS = 400;
 // An imported cluster's workload is megabytes: it is sent for validation after a longer pause.
-const BIG_TEXT = 256 * 1024;
+export const BIG_TEXT = 256 * 1024;
 const BIG_TEXT_DELAY_MS = 2000;
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const INDENT = "  ";
@@ -33,16 +35,30 @@ function describe(problem) {
 // Why a text could not be validated, in words for the status line.
 class ValidationUnavailable extends Error {}
 
+// The saved text a big edit is sent against, as what changed ({ text, digest }: text-patch.js):
+// set when an imported workload is fetched and whenever workload-versions.js moves to a saved one.
+let savedWorkload = null;
+export function rememberSavedWorkload(source) {
+  if (source?.digest && source.text.length > BIG_TEXT) savedWorkload = { text: source.text, digest: source.digest };
+}
+
 async function requestValidation(text) {
   const body = new FormData();
   const token = form.querySelector("[name=csrfmiddlewaretoken]").value;
-  body.set("yaml", text);
+  const asPatch = Boolean(savedWorkload) && text.length > BIG_TEXT;
+  if (asPatch) setPatchFields(body, savedWorkload, text);
+  else body.set("yaml", text);
   body.set("csrfmiddlewaretoken", token);
   let response;
   try {
     response = await fetch(form.dataset.validateUrl, { method: "POST", body, headers: { "X-CSRFToken": token } });
   } catch {
     throw new ValidationUnavailable("could not reach the server (offline?)");
+  }
+  // The patch's saved text is no longer the server's (saved elsewhere meanwhile): the whole text.
+  if (asPatch && response.status === 409) {
+    savedWorkload = null;
+    return requestValidation(text);
   }
   if (response.status === 429) {
     // The server's own words: how many validations it allows, and when to try again.
@@ -469,6 +485,7 @@ async function loadWorkload() {
   const note = document.querySelector("[data-workload-loading]");
   try {
     loadedSource = await fetchWorkload(textarea.dataset.loadUrl);
+    rememberSavedWorkload(loadedSource);
   } catch (error) {
     if (note) note.textContent = `The workload could not be loaded (${error.message}): reload the page to edit it.`;
     return;

@@ -8,7 +8,8 @@
 // - unsaved text is kept in the browser (per scenario and base version) and comes back after a
 //   reload, merged with whatever was saved meanwhile; leaving with unsaved work asks first.
 
-import { editor, fetchWorkload, loadedSource } from "./editor.js";
+import { BIG_TEXT, editor, fetchWorkload, loadedSource, rememberSavedWorkload } from "./editor.js";
+import { setPatchFields } from "./text-patch.js";
 import { mergeTexts } from "./three-way-merge.js";
 
 const form = document.getElementById("workload-form");
@@ -147,8 +148,15 @@ function offerKeptDraft() {
 
 // ---------------------------------------------------------------------------- newer versions
 
-// A newer saved version reached the page (any board render). Returns how it was taken in.
+// A newer saved version reached the page (any board render). Returns how it was taken in. The
+// editor checks big edits as what changed against the saved text this leaves as the base.
 function adopt(next) {
+  const outcome = adoptVersion(next);
+  rememberSavedWorkload(base);
+  return outcome;
+}
+
+function adoptVersion(next) {
   if (!base || !next || next.version <= base.version) return "old";
   const text = mine();
   if (next.text === base.text || next.text === text) {
@@ -318,6 +326,13 @@ document.addEventListener("htmx:config:request", (event) => {
   automatic = false;
   const body = event.detail.ctx.request.body;
   body.set("version", String(base.version)); // the version this text is based on, not the board's
+  // A big text goes as what changed against its base's saved text (text-patch.js), the person's
+  // save only: after a refusal (409) the automatic save again sends the whole text.
+  if (!retries && base.digest && mine().length > BIG_TEXT) {
+    setPatchFields(body, base, mine());
+    body.delete("workload");
+    return;
+  }
   body.set("workload", mine());
 });
 

@@ -53,15 +53,21 @@ def test_an_imported_workload_is_fetched_edited_saved_and_followed(page: Page, s
     ready(other)
     expect(other.locator("#workload")).to_be_enabled()
 
+    checks: list[bytes] = []
+    page.on("request", lambda request: checks.append(request.post_data_buffer) if "/validate" in request.url else None)
     page.locator("#workload-form .cm-content").click()
     page.keyboard.press("Control+End")
     page.keyboard.type("# reviewed before the upgrade\n")
     expect(workload).to_have_value(re.compile(r"# reviewed before the upgrade\n$"))
     expect(page.locator("#validation")).to_have_text("✓ valid", timeout=15_000)  # the edit, checked
+    # Checked and saved as what changed against the saved text (text-patch.js), not the whole text.
+    assert checks and all(b'name="workload_base"' in body and len(body) < 4096 for body in checks)
     with page.expect_request(lambda request: request.url.endswith("/workload") and request.method == "POST") as sent:
         save(page)
     # Multipart: a URL-encoded 25 MiB workload took the server a second of unquoting to read.
     assert sent.value.headers["content-type"].startswith("multipart/form-data")
+    assert b'name="workload_insert"' in sent.value.post_data_buffer and len(sent.value.post_data_buffer) < 4096
+    assert b'name="workload"' not in sent.value.post_data_buffer
     expect(page.locator("#board .version")).to_have_text("v3")
     expect(other.locator("#board .version")).to_have_text("v3")
     expect(other.locator("#workload")).to_have_value(re.compile(r"# reviewed before the upgrade\n$"))
@@ -95,3 +101,62 @@ def test_a_workload_that_cannot_be_fetched_leaves_an_editor_that_cannot_save_an_
     expect(page.locator("#board .flash.error")).to_contain_text("No workload text was sent")
     expect(page.locator("#board .version")).to_have_text("v2")  # nothing was changed
     assert_no_violations(page)  # the note that says why, the read-only editor
+
+
+TEXT_PATCH_CASES = r"""async () => {
+  const { textPatch } = await import('/static/js/text-patch.js');
+  const block = 'x'.repeat(70000);  // longer than the module's block: the block steps are taken
+  const cases = [
+    ['', ''], ['', 'abc'], ['abc', ''], ['abc', 'abc'], ['abc', 'abd'], ['aaa', 'aaaa'], ['aaaa', 'aaa'],
+    ['abcabc', 'abc'], [block + 'a' + block, block + 'b' + block], [block, block + block], [block + 'z', 'z'],
+  ];
+  let seed = 7;
+  const random = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  for (let i = 0; i < 300; i += 1) {
+    const before = Array.from({ length: random(40) }, () => 'ab\n'[random(3)]).join('');
+    const at = random(before.length + 1), cut = random(before.length - at + 1);
+    const insert = Array.from({ length: random(5) }, () => 'ab\n'[random(3)]).join('');
+    cases.push([before, before.slice(0, at) + insert + before.slice(at + cut)]);
+  }
+  return cases.map(([before, after]) => {
+    const { from, to, insert } = textPatch(before, after);
+    const applies = before.slice(0, from) + insert + before.slice(to) === after;
+    // The longest common start, then the longest common end of what is left: the smallest replacement.
+    const shorter = Math.min(before.length, after.length), suffix = before.length - to;
+    const smallest = (from === shorter || before[from] !== after[from])
+      && (suffix === shorter - from || before[to - 1] !== after[after.length - suffix - 1]);
+    const bounded = 0 <= from && from <= to && to <= before.length;
+    return applies && smallest && bounded && (before !== after || (from === to && insert === ''));
+  });
+}"""
+
+
+def test_the_text_patch_turns_the_saved_text_into_the_edited_one(page: Page, server_url: str):
+    page.goto(server_url)
+    results = page.evaluate(TEXT_PATCH_CASES)
+    assert len(results) == 311 and all(results)
+
+
+def test_a_check_refused_as_a_patch_is_sent_again_whole(page: Page, server_url: str):
+    """The server answers 409 when the patch's saved text is no longer its own: the editor then
+    sends its whole text, and says what that text's check found."""
+    import_big_cluster(page, server_url)
+    page.reload()
+    ready(page)
+    expect(page.locator("#workload")).to_be_enabled()
+    bodies: list[bytes] = []
+
+    def first_refused(route):  # type: ignore[no-untyped-def]
+        bodies.append(route.request.post_data_buffer)
+        if len(bodies) == 1:
+            route.fulfill(status=409, content_type="application/json", body='{"ok": null, "resend": true}')
+        else:
+            route.continue_()
+
+    page.route("**/validate?*", first_refused)
+    page.locator("#workload-form .cm-content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("--- {apiVersion: v1, kind: Pod, metadata: {name: broken}, spec: 3}\n")
+    expect(page.locator("#validation")).to_contain_text("spec", timeout=15_000)
+    assert len(bodies) == 2
+    assert b'name="workload_base"' in bodies[0] and b'name="yaml"' in bodies[1]
