@@ -90,7 +90,8 @@ class Scenario(models.Model):
         if len(text) <= MAX_WORKLOAD_BYTES:
             self.stored_workload, self.workload_text = text, None
             return
-        self.stored_workload, self.workload_text = "", StoredText(digest=StoredText.digest_of(text), text=text)
+        self.stored_workload = ""
+        self.workload_text = StoredText(digest=StoredText.digest_of(text), text=text, size=len(text))
         self._unsaved_text = self.workload_text
 
     @property
@@ -154,6 +155,8 @@ class StoredText(models.Model):
 
     digest = models.CharField(max_length=64, primary_key=True)
     text = models.TextField()
+    # len(text), kept: SQLite's LENGTH() reads the whole value (25 MiB) to count its characters.
+    size = models.PositiveBigIntegerField(default=0)
 
     @staticmethod
     def digest_of(text: str) -> str:
@@ -193,6 +196,9 @@ class ScenarioVersion(models.Model):
     stored_workload = models.TextField(db_column="workload_yaml", blank=True)
     workload_text = models.ForeignKey(StoredText, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     scheduler_config_yaml = models.TextField(blank=True)
+    # The characters of YAML its own row holds (document, workload, configuration), kept: the bounded
+    # history sums it on every edit, and SQLite's LENGTH() read every version's megabytes to count them.
+    stored_size = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

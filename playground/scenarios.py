@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Func, IntegerField, Sum
+from django.db.models import Count, Sum
 
 from playground.block_yaml import block_yaml
 from playground.models import (
@@ -267,21 +267,9 @@ def permalink_of_parts(slug: str, title: str, stored: "_Stored", config: str) ->
     return hashlib.sha256(head.encode()).hexdigest()[:PERMALINK_LENGTH]
 
 
-class StoredLength(Func):
-    """The size of a text column: octets on PostgreSQL (read from the TOAST header, not the value),
-    characters on SQLite (which has no octet_length before 3.43); the same for ASCII YAML."""
-
-    function = "OCTET_LENGTH"
-    output_field = IntegerField()
-
-    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        return super().as_sql(compiler, connection, function="LENGTH", **extra)
-
-
 def stored_text_length(digest: str) -> int:
     """The length of a text stored apart, read without the text (25 MiB for 50,000 pods)."""
-    lengths = StoredText.objects.filter(pk=digest).annotate(size=StoredLength("text"))
-    return lengths.values_list("size", flat=True).first() or 0
+    return StoredText.objects.filter(pk=digest).values_list("size", flat=True).first() or 0
 
 
 def _size(amount: int) -> str:
@@ -292,15 +280,10 @@ def check_history_room(scenario: Scenario, stored: "_Stored") -> None:
     """Refuses (InvalidEdit) a version the scenario's bounded history has no room for: what its
     versions hold, each workload stored apart counted once, and what this one adds."""
     versions = ScenarioVersion.objects.filter(scenario=scenario)
-    held = versions.aggregate(
-        count=Count("pk"),
-        size=Sum(
-            StoredLength("stored_document") + StoredLength("stored_workload") + StoredLength("scheduler_config_yaml")
-        ),
-    )
+    held = versions.aggregate(count=Count("pk"), size=Sum("stored_size"))
     texts = StoredText.objects.filter(pk__in=versions.exclude(workload_text=None).values("workload_text"))
-    apart = texts.aggregate(size=Sum(StoredLength("text")))["size"] or 0
-    adding = len(stored.document) + len(stored.workload) + len(scenario.scheduler_config_yaml)
+    apart = texts.aggregate(size=Sum("size"))["size"] or 0
+    adding = stored.size(scenario.scheduler_config_yaml)
     if stored.text_digest and not texts.filter(pk=stored.text_digest).exists():
         adding += stored_text_length(stored.text_digest)
     if held["count"] >= MAX_VERSIONS:
@@ -350,6 +333,7 @@ def snapshot(scenario: Scenario, *, bounded: bool = False, nodes: list[Node] | N
                 stored_workload=stored.workload,
                 workload_text_id=stored.text_digest or None,
                 scheduler_config_yaml=scenario.scheduler_config_yaml,
+                stored_size=stored.size(scenario.scheduler_config_yaml),
             )
         if stored.text_digest and _WORKLOAD_TEXT.is_cached(scenario):
             created.workload_text = scenario.workload_text  # in memory: the board's preview reads no 25 MiB
@@ -411,6 +395,10 @@ class _Stored:
     document: str
     workload: str
     text_digest: str
+
+    def size(self, config: str) -> int:
+        """The characters of YAML the version's own row holds (ScenarioVersion.stored_size)."""
+        return len(self.document) + len(self.workload) + len(config)
 
 
 _WORKLOAD_TEXT = Scenario._meta.get_field("workload_text")

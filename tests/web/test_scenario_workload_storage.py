@@ -11,6 +11,7 @@ from playground import board, importing
 from playground.models import MAX_WORKLOAD_BYTES, Scenario, ScenarioVersion, StoredText
 from playground.scenarios import create_scenario, export_document, permalink_for, snapshot
 from tests.web.kubectl_output import nodes_yaml, pods_yaml
+from tests.web.test_preview_keys import reads_stored_text
 
 TYPED = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: nginx}]\n"
 
@@ -25,14 +26,6 @@ def stored_column(scenario: Scenario) -> str:
     with connection.cursor() as cursor:
         cursor.execute("SELECT workload_yaml FROM playground_scenario WHERE id = %s", [scenario.pk])
         return cursor.fetchone()[0]
-
-
-def reads_a_text(queries: CaptureQueriesContext) -> list[str]:
-    return [
-        query["sql"]
-        for query in queries.captured_queries
-        if '"playground_storedtext"."text"' in query["sql"] and "LENGTH(" not in query["sql"]
-    ]
 
 
 @pytest.mark.django_db
@@ -55,7 +48,7 @@ def test_a_cordon_of_an_imported_cluster_never_reads_its_workload(imported):
     node = scenario.nodes.first()
     with CaptureQueriesContext(connection) as queries:
         cordoned = board.set_unschedulable(scenario, scenario.version, node.pk, True)
-    assert reads_a_text(queries) == []
+    assert reads_stored_text(queries) == []
     assert cordoned.edited_version.workload_text_id == scenario.workload_text_id
     assert ScenarioVersion.objects.get(pk=cordoned.edited_version.pk).document == export_document(cordoned)
 
@@ -94,13 +87,46 @@ def test_the_migration_moves_big_workloads_apart_and_back(imported):
         small = old.objects.create(title="small", workload_yaml=TYPED, edit_secret_hash="x")
         executor = MigrationExecutor(connection)
         executor.migrate([after])
-        moved = Scenario.objects.get(pk=big.pk)
-        assert stored_column(moved) == "" and moved.workload_yaml == imported.workload_yaml
-        assert stored_column(Scenario.objects.get(pk=small.pk)) == TYPED
+        then = executor.loader.project_state([after]).apps.get_model("playground", "Scenario")
+        moved = then.objects.select_related("workload_text").get(pk=big.pk)
+        assert stored_column(moved) == "" and moved.workload_text.text == imported.workload_yaml
+        assert then.objects.get(pk=small.pk).workload_text is None
+        assert stored_column(then.objects.get(pk=small.pk)) == TYPED
         executor = MigrationExecutor(connection)
         executor.migrate([before])
         back = executor.loader.project_state([before]).apps.get_model("playground", "Scenario")
         assert back.objects.get(pk=big.pk).workload_yaml == imported.workload_yaml
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db
+def test_an_edit_sums_its_historys_kept_sizes_and_reads_no_text_to_count_it(imported):
+    scenario, _ = create_scenario("Imported", nodes=imported.nodes, workload_yaml=imported.workload_yaml)
+    node = scenario.nodes.first()
+    with CaptureQueriesContext(connection) as queries:
+        scenario = board.set_unschedulable(scenario, scenario.version, node.pk, True)
+    assert not [query["sql"] for query in queries.captured_queries if "LENGTH(" in query["sql"].upper()]
+    assert StoredText.objects.get().size == len(imported.workload_yaml)
+    for version in ScenarioVersion.objects.filter(scenario=scenario):
+        assert version.stored_size == len(version.stored_document) + len(version.stored_workload) > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keeps_the_sizes_of_the_rows_already_there(imported):
+    create_scenario("Imported", nodes=imported.nodes, workload_yaml=imported.workload_yaml)
+    typed, _ = create_scenario("Typed", workload_yaml=TYPED)
+    before = ("playground", "0007_scenario_workload_stored_apart")
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    try:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+        assert StoredText.objects.get().size == len(imported.workload_yaml)
+        for version in ScenarioVersion.objects.all():
+            assert version.stored_size == len(version.stored_document) + len(version.stored_workload) > 0
+        assert ScenarioVersion.objects.filter(scenario=typed).get().stored_size > len(TYPED)
     finally:
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes())
