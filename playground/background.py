@@ -4,6 +4,7 @@ the first job, replaced when one died, and given a lower priority than the reque
 import contextlib
 import os
 import threading
+from collections import deque
 from collections.abc import Callable
 
 
@@ -21,3 +22,11 @@ def lower_priority(nice: int) -> None:
     """This thread gives way to the requests (Linux schedules threads apart, each with its own nice value)."""
     with contextlib.suppress(OSError, AttributeError):
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
+
+
+def next_job[T](work: threading.Condition, queue: deque[T]) -> T:
+    """A worker's next job from its pool's queue, waiting for one (`work`: the condition on the pool's lock)."""
+    with work:
+        while not queue:
+            work.wait()
+        return queue.popleft()

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 
 from playground import parsed_versions
-from playground.background import keep_workers, lower_priority
+from playground.background import keep_workers, lower_priority, next_job
 from playground.preview_compute import PENDING_SHOWN, STARTED, Limits, NodeUsage, PodView, Preview, compute, serve
 from playground.runs import RUN_LIMITS
 
@@ -129,10 +129,8 @@ def _work_loop() -> None:
     global computations
     lower_priority(NICE)
     while True:
+        job = next_job(_work, _queue)
         with _lock:
-            while not _queue:
-                _work.wait()
-            job = _queue.popleft()
             computations += 1
         started = time.thread_time()
         try:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground import heap, run_states, runs
-from playground.background import keep_workers, lower_priority
+from playground.background import keep_workers, lower_priority, next_job
 from playground.models import Run
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.cluster import SimulationLimitError
@@ -165,10 +165,8 @@ def _work_loop() -> None:
     global replays
     lower_priority(NICE)
     while True:
+        job = next_job(_work, _queue)
         with _lock:
-            while not _queue:
-                _work.wait()
-            job = _queue.popleft()
             replays += 1
         started, cpu = time.monotonic(), time.thread_time()
         try:

@@ -621,6 +621,15 @@ class Replay:
     simulation: Simulation
 
 
+def load_for_replay(run: Run) -> None:
+    """Loads what `replay` reads of the run's version (deferred columns, a workload stored apart), so
+    that a replay off the request (playground/offloaded.py) never touches the database."""
+    version = run.version
+    _ = (version.stored_document, version.scheduler_config_yaml, version.workload_text_id)
+    if version.workload_text_id:
+        _ = version.workload_text
+
+
 def replay(run: Run, seq: int) -> Replay:
     """The run's cluster just after its frame `seq` (seq 0: before anything happened), even in the
     middle of an instant: the same version and seed replay the same frames, and what the engine did

@@ -219,6 +219,12 @@ def traffic_at(run: Run, query: TrafficQuery) -> TrafficView:
     return view
 
 
+def cached(run: Run, query: TrafficQuery) -> TrafficView | None:
+    """The view if it was computed already (nothing is started)."""
+    with _cache_lock:
+        return _cache.get((run.version.permalink, run.seed, query))
+
+
 def clear_cache() -> None:
     with _cache_lock:
         _cache.clear()

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from playground import acting, board, parsed_versions, run_state_builder, runs
+from playground import acting, board, offloaded, parsed_versions, run_state_builder, runs
 from playground.broadcast import notify_scenario_changed
 from playground.explain_table import explain_table
 from playground.gc_pause import collector_paused
@@ -151,8 +151,17 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     try:
         if run_state.kept is not None:
             explanation = runs.explain_kept(run_state.kept, pod_key, seq, run.seed)
-        else:  # a small or unfinished run: replayed here, as cheap as it is short
+        elif seq <= run_state_builder.INLINE_FRAMES:  # a short stretch of a run: replayed here, as cheap
             explanation = runs.explain_at(run, pod_key, seq)
+        else:  # a long stretch of a run under way: replayed off the request, the panel asks again
+            runs.load_for_replay(run)
+            key = ("explain", run.pk, run.version.permalink, run.seed, pod_key, seq)
+            explanation = offloaded.answer(key, lambda: runs.explain_at(run, pod_key, seq))
+            if isinstance(explanation, offloaded.Pending):
+                preparing = run_state_builder.State(preparing=True, queue_full=explanation.queue_full, frames=seq)
+                poll_url = f"{request.path}?{urlencode({'pod': pod_key, 'seq': seq, 'node': asked_node})}"
+                context = {"preparing": preparing, "pod_key": pod_key, "poll_url": poll_url}
+                return render(request, "explain.html", context, status=202)
     except ManifestError as error:
         return render(request, "explain.html", {"error": error.message, "pod_key": pod_key}, status=404)
     except SimulationLimitError as error:  # the replay's CPU budget (runs.MAX_REPLAY_CPU_SECONDS)
@@ -185,7 +194,16 @@ def run_traffic(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     except traffic.TrafficQueryError as error:
         return render(request, "traffic.html", {"error": str(error)}, status=400)
     try:
-        view = traffic.traffic_at(run, query)
+        view = traffic.cached(run, query)
+        if view is None and query.seq > run_state_builder.INLINE_FRAMES:  # a long replay: off the request
+            runs.load_for_replay(run)
+            key = ("traffic", run.version.permalink, run.seed, query)
+            view = offloaded.answer(key, lambda: traffic.traffic_at(run, query))
+            if isinstance(view, offloaded.Pending):
+                context = {"preparing": view, "poll_url": request.get_full_path(), "seq": query.seq}
+                return render(request, "traffic.html", context, status=202)
+        elif view is None:
+            view = traffic.traffic_at(run, query)
     except ManifestError as error:
         return render(request, "traffic.html", {"error": error.message}, status=422)
     except SimulationLimitError as error:

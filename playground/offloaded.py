@@ -1,0 +1,122 @@
+"""Answers that need a long replay, computed off the request (issue #14: "no request waits on a
+simulation longer than its budget"). The traffic view of a big run and the explanation of a pod in
+a big run still under way replay the run up to the player's event: 30 s of CPU at most, in
+proportion past 30,000 pods (runs.MAX_REPLAY_CPU_SECONDS), which a request used to spend inline.
+
+A request asks `answer(key, compute)`: the answer if it is known; else the computation is queued
+(or joined, once per key however many ask), waited for briefly (WAIT_SECONDS), and the request
+answers "preparing" and asks again later (its poll waits for nothing). As previews and run-state
+replays are (playground/preview.py, run_state_builder.py): one daemon worker at a lower priority,
+QUEUE_SIZE waiting at most (past it a request is told to come back), the last KEPT answers kept.
+
+`compute` runs on the worker thread: it must not touch the database (the request loads what it
+needs first). An exception it raises is the answer: the request that asks gets it raised again.
+"""
+
+import logging
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from playground import heap
+from playground.background import keep_workers, lower_priority, next_job
+
+logger = logging.getLogger(__name__)
+
+WORKERS = 1  # replays are CPU-bound and share the interpreter lock with the requests
+QUEUE_SIZE = 8
+KEPT = 64
+WAIT_SECONDS = 0.3  # what the request that queued the work waits for it
+NICE = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """Not known yet: being computed, or not even queued (queue_full)."""
+
+    queue_full: bool = False
+
+
+# A key names the kind of answer first ("traffic", ...), then what it depends on.
+Key = tuple[Any, ...]
+
+
+@dataclass(slots=True)
+class _Job:
+    key: Key
+    compute: Callable[[], Any]
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    value: Any = None
+    error: BaseException | None = None
+
+
+_lock = threading.Lock()
+_work = threading.Condition(_lock)
+_jobs: dict[Key, _Job] = {}
+_queue: deque[_Job] = deque()
+_known: "OrderedDict[Key, _Outcome]" = OrderedDict()
+_workers: list[threading.Thread] = []
+computed = 0  # computations this process ran (how tests see that nothing ran twice)
+
+
+def answer(key: Key, compute: Callable[[], Any], wait: float | None = None) -> Any:
+    """The answer for `key` (computed by `compute`, off the request), or Pending."""
+    wait = WAIT_SECONDS if wait is None else wait
+    with _lock:
+        job = _jobs.get(key)
+        queued = False
+        if job is None and key not in _known:
+            if len(_queue) >= QUEUE_SIZE:
+                return Pending(queue_full=True)
+            job = _Job(key, compute)
+            _jobs[key] = job
+            _queue.append(job)
+            keep_workers(_workers, WORKERS, _work_loop, "offloaded")
+            _work.notify()
+            queued = True
+    if job is not None and queued:  # a poll that joins work under way does not wait for it
+        job.done.wait(wait)
+    with _lock:
+        outcome = _known.get(key)
+        if outcome is None:
+            return Pending()
+        _known.move_to_end(key)
+    if outcome.error is not None:
+        raise outcome.error
+    return outcome.value
+
+
+def forget_all() -> None:
+    """For tests: nothing known (work under way finishes and is kept)."""
+    with _lock:
+        _known.clear()
+
+
+def _work_loop() -> None:
+    global computed
+    lower_priority(NICE)
+    while True:
+        job = next_job(_work, _queue)
+        with _lock:
+            computed += 1
+        started = time.monotonic()
+        try:
+            with heap.busy():
+                outcome = _Outcome(value=job.compute())
+        except Exception as error:  # the request re-raises it: a limit, a manifest, or a bug it reports
+            outcome = _Outcome(error=error)
+        heap.released()
+        logger.info("%s computed off the request in %.1f s", job.key[0], time.monotonic() - started)
+        with _lock:
+            _known[job.key] = outcome
+            while len(_known) > KEPT:
+                _known.popitem(last=False)
+            del _jobs[job.key]
+        job.done.set()

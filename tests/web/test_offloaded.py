@@ -1,0 +1,105 @@
+"""Answers that need a long replay come off the request (playground/offloaded.py): the traffic view
+of a big run and the explanation of a pod in a big run still under way answer "preparing" at once,
+then, when the panel asks again, what the inline replay gives. Real database, real threads."""
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from playground import offloaded, run_state_builder, run_states, runs, traffic
+from playground.models import Run
+from tests.web.test_explain_unkept import executed_run, explain_url, last_scheduled, poll
+from tests.web.test_traffic import NODE_DOWN, Flows, gallery_run, last_seq, panel
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def nothing_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    offloaded.forget_all()
+    traffic.clear_cache()
+    run_states.clear()
+    yield
+    deadline = time.monotonic() + 60
+    while offloaded._jobs and time.monotonic() < deadline:
+        time.sleep(0.05)
+    offloaded.forget_all()
+    traffic.clear_cache()
+    run_states.clear()
+
+
+def held_back(monkeypatch: pytest.MonkeyPatch, module, name: str) -> threading.Event:
+    """`module.name` waits for the returned event before it computes: the first answer is "preparing".
+    It also checks that the computation, off the request, never opened a database connection."""
+    release = threading.Event()
+    real = getattr(module, name)
+
+    def waiting(*args, **kwargs):
+        release.wait(30)
+        answer = real(*args, **kwargs)
+        if threading.current_thread().name.startswith("offloaded"):  # not a short replay in the request
+            assert connection.connection is None, "the worker touched the database"
+        return answer
+
+    monkeypatch.setattr(module, name, waiting)
+    return release
+
+
+def test_a_long_traffic_replay_answers_preparing_then_the_inline_answer(client: Client, monkeypatch):
+    run = gallery_run(NODE_DOWN)
+    seq = last_seq(run)
+    status, inline = panel(client, run, seq=seq)  # short enough to be replayed in the request
+    assert status == 200
+    traffic.clear_cache()
+    monkeypatch.setattr(run_state_builder, "INLINE_FRAMES", 1)  # as a run of 50,000 pods would be
+    release = held_back(monkeypatch, traffic, "traffic_at")
+    status, waiting = panel(client, run, seq=seq)
+    assert status == 202 and 'data-testid="preparing-traffic"' in waiting
+    assert f"seq={seq}" in waiting  # the panel asks again for the same event
+    assert panel(client, run, seq=seq)[0] == 202  # a poll joins the replay under way
+    release.set()
+    deadline = time.monotonic() + 30
+    while (answer := panel(client, run, seq=seq))[0] == 202 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert answer[0] == 200
+    assert Flows(answer[1]).flows == Flows(inline).flows and Flows(inline).flows
+    assert offloaded.computed >= 1
+    computed = offloaded.computed
+    assert panel(client, run, seq=seq)[0] == 200 and offloaded.computed == computed  # kept, not again
+
+
+def test_a_pod_of_a_long_run_under_way_is_explained_off_the_request(client: Client, monkeypatch):
+    run = executed_run()
+    pod, seq = last_scheduled(run)
+    url = explain_url(run)
+    run_states.clear()
+    Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING)  # still under way: nothing kept
+    release = held_back(monkeypatch, runs, "explain_at")
+    waiting = client.get(url, {"pod": pod, "seq": seq})
+    assert waiting.status_code == 202 and 'data-testid="preparing-run"' in waiting.content.decode()
+    release.set()
+    answer = poll(client, url, {"pod": pod, "seq": seq})
+    assert answer.status_code == 200 and "kube-scheduler picks" in answer.content.decode()
+    early_pod, early_seq = last_scheduled(run, first=True)
+    assert early_seq <= run_state_builder.INLINE_FRAMES
+    assert client.get(url, {"pod": early_pod, "seq": early_seq}).status_code == 200  # short: inline
+
+
+def test_a_full_queue_tells_the_panel_to_come_back(monkeypatch):
+    monkeypatch.setattr(offloaded, "QUEUE_SIZE", 0)
+    assert offloaded.answer(("test", 1), lambda: 1) == offloaded.Pending(queue_full=True)
+
+
+def test_an_error_of_the_computation_is_the_answer_each_time():
+    def failing():
+        raise ValueError("a limit")
+
+    for _ in range(2):
+        with pytest.raises(ValueError, match="a limit"):
+            deadline = time.monotonic() + 10
+            while offloaded.answer(("failing",), failing, wait=1) == offloaded.Pending():
+                assert time.monotonic() < deadline
