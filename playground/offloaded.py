@@ -10,7 +10,8 @@ replays are (playground/preview.py, run_state_builder.py): one daemon worker at 
 QUEUE_SIZE waiting at most (past it a request is told to come back), the last KEPT answers kept.
 
 `compute` runs on the worker thread: it must not touch the database (the request loads what it
-needs first). An exception it raises is the answer: the request that asks gets it raised again.
+needs first). An exception it raises is the answer, once: the request that gets it has it raised
+again, and the next one computes anew.
 """
 
 import logging
@@ -88,6 +89,8 @@ def answer(key: Key, compute: Callable[[], Any], wait: float | None = None) -> A
         if outcome is None:
             return Pending()
         _known.move_to_end(key)
+        if outcome.error is not None:  # said once: a CPU budget missed on a busy machine may be met later
+            del _known[key]
     if outcome.error is not None:
         raise outcome.error
     return outcome.value
