@@ -15,6 +15,8 @@ from typing import Any
 from django.db import models
 from django.utils import timezone
 
+from playground.packed_frames import PackedFrameField
+
 SLUG_ALPHABET = string.ascii_letters + string.digits
 SLUG_LENGTH = 10  # 62^10 ≈ 8e17: not guessable, short enough to read aloud
 PERMALINK_LENGTH = 12
@@ -283,7 +285,7 @@ class Run(models.Model):
 class RunEvent(models.Model):
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
-    payload = models.JSONField()
+    payload = PackedFrameField()  # the frame, deflated (playground/packed_frames.py)
 
     class Meta:
         ordering = ["seq"]

@@ -14,6 +14,7 @@ from playground.models import Run
 from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
 from scheduler_core.explain import Explanation, NodeReport
+from tests.web.stored_events import events_with_reason
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +67,7 @@ def test_the_panel_of_a_big_cluster_is_short_and_carries_every_verdict(client):
     scenario, _ = create_scenario("big explain", nodes=nodes, workload_yaml=workload)
     run = Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0)
     execute(run)
-    scheduled = run.events.filter(payload__event__reason="Scheduled").first()
+    scheduled = events_with_reason(run, "Scheduled")[0]
     url = reverse("explain-pod", args=[scenario.slug, run.pk])
     html = client.get(url + "?" + urlencode({"pod": "default/big", "seq": scheduled.seq})).content.decode()
     assert html.count("data-verdict-node=") == TOP_FITTING  # of the 40 that fit

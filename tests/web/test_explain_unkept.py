@@ -17,6 +17,7 @@ from playground.change_deltas import expand
 from playground.models import Run, RunEvent
 from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
+from tests.web.stored_events import events_with_reason
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +91,7 @@ def explain_url(run: Run) -> str:
 
 
 def last_scheduled(run: Run, first: bool = False) -> tuple[str, int]:
-    event = run.events.filter(payload__event__reason="Scheduled").order_by("seq" if first else "-seq").first()
+    event = events_with_reason(run, "Scheduled")[0 if first else -1]
     assert event is not None
     return event.payload["event"]["object"].removeprefix("Pod/"), event.seq
 

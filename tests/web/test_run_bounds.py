@@ -9,6 +9,7 @@ from playground import run_state_builder, run_states, runs
 from playground.models import Run
 from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
+from tests.web.stored_events import events_with_reason
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +43,7 @@ def test_a_run_past_its_cpu_budget_fails_naming_the_budget(monkeypatch: pytest.M
 
 def test_an_explanation_past_the_replays_cpu_budget_answers_422_naming_it(client, monkeypatch: pytest.MonkeyPatch):
     run = finished_run()
-    pod = run.events.filter(payload__event__reason="Scheduled").last().payload["event"]["object"]
+    pod = events_with_reason(run, "Scheduled")[-1].payload["event"]["object"]
     seq = run.events.count() - 1
     url = reverse("explain-pod", args=[run.scenario.slug, run.pk])
     assert client.get(url, {"pod": pod.removeprefix("Pod/"), "seq": seq}).status_code == 200  # within it

@@ -8,6 +8,7 @@ from playground.management.commands.load_gallery import GALLERY_DIR, split_galle
 from playground.models import Run
 from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
+from tests.web.stored_events import events_with_reason
 
 pytestmark = pytest.mark.django_db
 
@@ -112,7 +113,7 @@ def test_explaining_the_preemptor_while_its_victims_terminate_names_them(client)
     scenario, _ = create_scenario(header["title"], nodes=nodes, workload_yaml=workload)
     run = Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0)
     execute(run, publish=lambda slug, run_id, events: None)
-    preempted = run.events.filter(payload__event__reason="Preempted").order_by("seq").first()
+    preempted = events_with_reason(run, "Preempted")[0]
     url = reverse("explain-pod", args=[scenario.slug, run.pk])
     page = client.get(url, {"pod": "default/urgent", "seq": preempted.seq}).content.decode()
     assert "Preemption" in page and 'data-preemption-node="node-1"' in page

@@ -20,6 +20,7 @@ from django.db import connection
 from playground.models import Run
 from playground.scenarios import create_scenario
 from tests.servers import HttpClient, free_port
+from tests.web.stored_events import events_with_reason
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -142,7 +143,7 @@ def test_a_run_a_worker_executed_is_explained_from_a_replay_off_the_request(proc
         assert run.status != Run.Status.FAILED, run.error
         assert time.monotonic() < deadline, "the worker did not finish the run"
         time.sleep(0.2)
-    event = run.events.filter(payload__event__reason="Scheduled").order_by("-seq").first()
+    event = events_with_reason(run, "Scheduled")[-1]
     assert event is not None
     query = urllib.parse.urlencode({"pod": event.payload["event"]["object"].removeprefix("Pod/"), "seq": event.seq})
     url = f"http://127.0.0.1:{processes['port_b']}{reverse('explain-pod', args=[scenario.slug, run.pk])}?{query}"

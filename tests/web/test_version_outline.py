@@ -10,6 +10,7 @@ from playground.models import Run
 from playground.scenarios import create_scenario, snapshot
 from playground.version_outline import outline
 from scheduler_core.api import manifests as manifests_module
+from tests.web.stored_events import events_with_reason
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +67,7 @@ def test_pressing_run_parses_the_version_once_and_the_run_simulates_it(client, p
     html = response.content.decode()
     assert 'id="traffic"' in html  # the Act form (its targets) is for editors only
     run = Run.objects.get(scenario=scenario)
-    assert run.status == Run.Status.FINISHED and run.events.filter(payload__event__reason="Scheduled").count() == 2
+    assert run.status == Run.Status.FINISHED and len(events_with_reason(run, "Scheduled")) == 2
     assert len(parses) == 1, parses
     # The same version again: its outline is kept, the run still parses (a run takes its manifests over).
     client.post(reverse("start-run", args=[scenario.slug]), headers={"HX-Request": "true"})
