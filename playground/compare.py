@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from playground import preview_keys
 from playground.models import Run, ScenarioVersion
 from playground.runs import DEFAULT_UNTIL_SECONDS, run_options
 from scheduler_core.api.manifests import load_manifests
@@ -142,6 +143,30 @@ def simulate_side(side: Side) -> SideResult:
         logger.exception("compare: simulating %s failed", side.title)
         return SideResult(side, None, SideProblem("the engine", f"internal error: {type(error).__name__}"))
     return SideResult(side, outcome, None)
+
+
+# Past this much YAML (a cluster document, as previews count it) both sides are simulated off the
+# request (playground/offloaded.py): a 5,000-node, 50,000-pod scenario takes minutes.
+OFF_THE_REQUEST_BYTES = 64 * 1024
+
+
+def simulated_off_the_request(*sides: Side) -> bool:
+    return any(preview_keys.of_version(side.version).length > OFF_THE_REQUEST_BYTES for side in sides)
+
+
+def sides_key(a: Side, b: Side) -> tuple[Any, ...]:
+    """What a comparison's result depends on: each side's version, configuration and seed."""
+
+    def part(side: Side) -> tuple[Any, ...]:
+        config = hashlib.sha256(side.config_yaml.encode()).hexdigest()
+        return (side.version.pk, side.version.permalink, config, side.seed)
+
+    return ("compare", part(a), part(b))
+
+
+def simulate_both(a: Side, b: Side) -> tuple[SideResult, SideResult, Comparison | None]:
+    first, second = simulate_side(a), simulate_side(b)
+    return first, second, compare_sides(first, second)
 
 
 def compare_sides(a: SideResult, b: SideResult) -> Comparison | None:

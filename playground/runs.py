@@ -622,9 +622,13 @@ class Replay:
 
 
 def load_for_replay(run: Run) -> None:
-    """Loads what `replay` reads of the run's version (deferred columns, a workload stored apart), so
-    that a replay off the request (playground/offloaded.py) never touches the database."""
-    version = run.version
+    """Loads what `replay` reads of the run's version, so that a replay off the request
+    (playground/offloaded.py) never touches the database."""
+    load_documents(run.version)
+
+
+def load_documents(version: ScenarioVersion) -> None:
+    """Loads the version's documents (deferred columns, a workload stored apart) into the instance."""
     _ = (version.stored_document, version.scheduler_config_yaml, version.workload_text_id)
     if version.workload_text_id:
         _ = version.workload_text

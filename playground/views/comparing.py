@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import never_cache
 
-from playground import compare, ratelimit
+from playground import compare, offloaded, ratelimit, runs
 from playground.models import Scenario
 from playground.scenarios import (
     snapshot,
@@ -51,8 +51,18 @@ def compare_page(request: HttpRequest, slug: str) -> HttpResponse:
         current = f"v{scenario.version} (current)"  # the board's number, even when the content is an older one's
         side_a = compare.run_side(run_a) if run_a else compare.version_side(version, "scenario", "", seed, current)
         side_b = compare.run_side(run_b) if run_b else compare.version_side(version, preset, config_yaml, seed, current)
-        a, b = compare.simulate_side(side_a), compare.simulate_side(side_b)
-        comparison = compare.compare_sides(a, b)
+        if compare.simulated_off_the_request(side_a, side_b):  # minutes at 50,000 pods: the result polls
+            for side in (side_a, side_b):
+                runs.load_documents(side.version)
+            found = offloaded.answer(compare.sides_key(side_a, side_b), lambda: compare.simulate_both(side_a, side_b))
+            if isinstance(found, offloaded.Pending):
+                context |= {"simulating": found, "poll_url": request.get_full_path()}
+                if request.htmx:
+                    return render(request, "compare.html#compare-result", context, status=202)
+                return render(request, "compare.html", context, status=202)
+            a, b, comparison = found
+        else:
+            a, b, comparison = compare.simulate_both(side_a, side_b)
         context |= compare.result_context(a, b, comparison)
         if comparison is None:
             status = 422

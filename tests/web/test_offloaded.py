@@ -10,8 +10,10 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from playground import offloaded, run_state_builder, run_states, runs, traffic
+from playground import compare, offloaded, run_state_builder, run_states, runs, traffic
 from playground.models import Run
+from playground.scenarios import create_scenario
+from tests.web.test_compare import HTMX, THREE_PODS, ZONED_NODES, compare_url, diff_rows
 from tests.web.test_explain_unkept import executed_run, explain_url, last_scheduled, poll
 from tests.web.test_traffic import NODE_DOWN, Flows, gallery_run, last_seq, panel
 
@@ -107,3 +109,20 @@ def test_an_error_of_the_computation_is_said_once_then_computed_anew():
             while offloaded.answer(("failing",), failing, wait=1) == offloaded.Pending():
                 assert time.monotonic() < deadline
         assert len(calls) == attempt
+
+
+def test_a_big_scenarios_comparison_is_simulated_off_the_request(client: Client, monkeypatch):
+    scenario, _ = create_scenario("pack", nodes=ZONED_NODES, workload_yaml=THREE_PODS)
+    inline = client.get(compare_url(scenario, config="bin-packing"), headers=HTMX)
+    assert inline.status_code == 200
+    monkeypatch.setattr(compare, "OFF_THE_REQUEST_BYTES", 0)  # as a scenario of 50,000 pods is
+    release = held_back(monkeypatch, compare, "simulate_both")
+    waiting = client.get(compare_url(scenario, config="bin-packing"), headers=HTMX)
+    assert waiting.status_code == 202 and 'data-testid="simulating-sides"' in waiting.content.decode()
+    assert "config=bin-packing" in waiting.content.decode()  # the poll asks for the same comparison
+    release.set()
+    deadline = time.monotonic() + 30
+    while (answer := client.get(compare_url(scenario, config="bin-packing"), headers=HTMX)).status_code == 202:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert answer.status_code == 200 and diff_rows(answer.content.decode()) == diff_rows(inline.content.decode())
