@@ -96,6 +96,12 @@ def answer(key: Key, compute: Callable[[], Any], wait: float | None = None) -> A
     return outcome.value
 
 
+def started(key: Key) -> bool:
+    """Whether the answer for `key` is under way or known: asking again costs nothing (a poll)."""
+    with _lock:
+        return key in _jobs or key in _known
+
+
 def forget_all() -> None:
     """For tests: nothing known (work under way finishes and is kept)."""
     with _lock:

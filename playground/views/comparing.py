@@ -44,14 +44,17 @@ def compare_page(request: HttpRequest, slug: str) -> HttpResponse:
     }
     status = 200
     if run_b is not None or "config" in request.GET:  # the form was sent (or a link names both runs)
-        if getattr(settings, "RATE_LIMITS_ENABLED", True):
-            wait = ratelimit.take("run", ratelimit.client_key(request))
-            if wait:
-                return ratelimit.too_many_requests(request, "run", wait)
         current = f"v{scenario.version} (current)"  # the board's number, even when the content is an older one's
         side_a = compare.run_side(run_a) if run_a else compare.version_side(version, "scenario", "", seed, current)
         side_b = compare.run_side(run_b) if run_b else compare.version_side(version, preset, config_yaml, seed, current)
-        if compare.simulated_off_the_request(side_a, side_b):  # minutes at 50,000 pods: the result polls
+        off_the_request = compare.simulated_off_the_request(side_a, side_b)
+        # A poll of a comparison under way (or done) simulates nothing: it costs no run.
+        polled = off_the_request and offloaded.started(compare.sides_key(side_a, side_b))
+        if getattr(settings, "RATE_LIMITS_ENABLED", True) and not polled:
+            wait = ratelimit.take("run", ratelimit.client_key(request))
+            if wait:
+                return ratelimit.too_many_requests(request, "run", wait)
+        if off_the_request:  # minutes at 50,000 pods: the result polls
             for side in (side_a, side_b):
                 runs.load_documents(side.version)
             found = offloaded.answer(compare.sides_key(side_a, side_b), lambda: compare.simulate_both(side_a, side_b))
