@@ -5,6 +5,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.player import play_to_the_end
 from tests.browser.test_board import open_gallery_copy
+from tests.browser.test_imported_workload import import_big_cluster
 
 pytestmark = pytest.mark.browser
 
@@ -118,3 +119,17 @@ def test_after_acting_the_new_run_compares_with_the_previous_one_and_the_old_run
     expect(page.locator("[data-player='status']")).to_contain_text("finished", timeout=20_000)
     expect(page.get_by_test_id("stale-run")).to_be_hidden()
     page.screenshot(path=screenshot_path, full_page=True)
+
+
+def test_a_big_scenarios_comparison_polls_until_its_result(page: Page, server_url: str):
+    """Over 64 KiB of YAML both sides are simulated off the request; the result keeps asking (its
+    polls cost no run token: ten of them once ended in 429) until the columns are there."""
+    url = import_big_cluster(page, server_url)  # 20 nodes, 1,500 pods
+    slug = url.split("/s/")[1].split("?")[0].split("/")[0]
+    statuses: list[int] = []
+    page.on("response", lambda response: statuses.append(response.status) if "/compare" in response.url else None)
+    page.goto(f"{server_url}/s/{slug}/compare?config=bin-packing")
+    expect(page.locator("#compare-result .compare-columns").first).to_be_visible(timeout=60_000)
+    expect(page.get_by_test_id("simulating-sides")).to_have_count(0)
+    assert page.locator("#compare-result").count() == 1 and 429 not in statuses
+    assert statuses[0] in (200, 202) and statuses[-1] == 200
