@@ -3,7 +3,7 @@
 
 A scenario keeps its newest RUNS_KEPT_PER_SCENARIO runs (settings, PLAYGROUND_RUNS_KEPT) while
 their events stay within EVENTS_KEPT_PER_SCENARIO (PLAYGROUND_EVENTS_KEPT: a 50,000-pod run is
-250,000 events and about 136 MiB, so twenty of them would be 2.7 GB), its newest finished run
+250,000 events and about 22 MiB packed, so twenty of them would be 440 MB), its newest finished run
 whatever its size, and always every run someone opened by its address (Run.linked: a shared
 `?run=<id>` link keeps working) and every run still queued or running. Older ones are deleted with their events when a
 run of the same scenario ends, by the thread or worker that executed it (never in a request), and
