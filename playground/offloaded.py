@@ -49,6 +49,7 @@ Key = tuple[Any, ...]
 class _Job:
     key: Key
     compute: Callable[[], Any]
+    group: Key | None = None  # a newer job of the same group supersedes this one while it waits
     done: threading.Event = field(default_factory=threading.Event)
 
 
@@ -67,16 +68,32 @@ _workers: list[threading.Thread] = []
 computed = 0  # computations this process ran (how tests see that nothing ran twice)
 
 
-def answer(key: Key, compute: Callable[[], Any], wait: float | None = None) -> Any:
-    """The answer for `key` (computed by `compute`, off the request), or Pending."""
+def answer(
+    key: Key,
+    compute: Callable[[], Any],
+    *,
+    wait: float | None = None,
+    prepare: Callable[[], None] | None = None,
+    supersedes: Key | None = None,
+) -> Any:
+    """The answer for `key` (computed by `compute`, off the request), or Pending. `prepare` is called
+    in the request before the work is queued, never for a poll (it loads what `compute` reads: a
+    25 MiB workload). A job queued with the same `supersedes` and not yet started is dropped for this
+    one: a playing run's traffic asks for a new event every second, only the newest is worth a replay."""
     wait = WAIT_SECONDS if wait is None else wait
+    with _lock:
+        asked_before = key in _jobs or key in _known
+    if not asked_before and prepare is not None:
+        prepare()
     with _lock:
         job = _jobs.get(key)
         queued = False
         if job is None and key not in _known:
+            if supersedes is not None:
+                _drop_queued(supersedes)
             if len(_queue) >= QUEUE_SIZE:
                 return Pending(queue_full=True)
-            job = _Job(key, compute)
+            job = _Job(key, compute, supersedes)
             _jobs[key] = job
             _queue.append(job)
             keep_workers(_workers, WORKERS, _work_loop, "offloaded")
@@ -94,6 +111,20 @@ def answer(key: Key, compute: Callable[[], Any], wait: float | None = None) -> A
     if outcome.error is not None:
         raise outcome.error
     return outcome.value
+
+
+def has_room() -> bool:
+    """Whether new work would be queued now (else it is refused: queue_full)."""
+    with _lock:
+        return len(_queue) < QUEUE_SIZE
+
+
+def _drop_queued(group: Key) -> None:
+    """Called with the lock held: the queued, unstarted jobs of the group go (their polls queue again)."""
+    for job in [job for job in _queue if job.group == group]:
+        _queue.remove(job)
+        del _jobs[job.key]
+        job.done.set()
 
 
 def started(key: Key) -> bool:
@@ -116,16 +147,18 @@ def _work_loop() -> None:
         with _lock:
             computed += 1
         started = time.monotonic()
+        outcome = _Outcome(error=RuntimeError("the computation did not finish"))
         try:
             with heap.busy():
                 outcome = _Outcome(value=job.compute())
         except Exception as error:  # the request re-raises it: a limit, a manifest, or a bug it reports
             outcome = _Outcome(error=error)
-        heap.released()
-        logger.info("%s computed off the request in %.1f s", job.key[0], time.monotonic() - started)
-        with _lock:
-            _known[job.key] = outcome
-            while len(_known) > KEPT:
-                _known.popitem(last=False)
-            del _jobs[job.key]
-        job.done.set()
+        finally:  # whatever happened, its polls get an answer
+            heap.released()
+            logger.info("%s computed off the request in %.1f s", job.key[0], time.monotonic() - started)
+            with _lock:
+                _known[job.key] = outcome
+                while len(_known) > KEPT:
+                    _known.popitem(last=False)
+                _jobs.pop(job.key, None)
+            job.done.set()

@@ -76,8 +76,12 @@ class PackedFrameField(models.BinaryField):
     def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
         return None if value is None else unpack(value)
 
+    def value_to_string(self, obj: Any) -> str:
+        """As dumpdata writes it: the frame's JSON (loaddata's to_python reads it back)."""
+        return json.dumps(self.value_from_object(obj), separators=(",", ":"))
+
     def to_python(self, value: Any) -> Any:
-        return unpack(value) if isinstance(value, bytes | memoryview) else value
+        return unpack(value) if isinstance(value, bytes | memoryview | str) else value
 
     def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
         if isinstance(value, dict):

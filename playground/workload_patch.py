@@ -32,6 +32,8 @@ class WorkloadPatch:
             raise PatchRefused("the editor's text started from a workload that is not the saved one")
         if not saved.isascii():  # O(1): CPython knows it of every string
             raise PatchRefused("offsets into a text that is not ASCII are not comparable")
+        if "\r" in saved:  # the editor counts in the text with its line breaks made LF
+            raise PatchRefused("offsets into a text with CR line breaks are not comparable")
         if not 0 <= self.start <= self.end <= len(saved):
             raise PatchRefused("the change lies outside the saved workload")
         return saved[: self.start] + self.insert + saved[self.end :]

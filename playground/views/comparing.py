@@ -1,5 +1,6 @@
 """Compare: two runs, or a run and the current version under another scheduler configuration."""
 
+from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
@@ -48,22 +49,29 @@ def compare_page(request: HttpRequest, slug: str) -> HttpResponse:
         side_a = compare.run_side(run_a) if run_a else compare.version_side(version, "scenario", "", seed, current)
         side_b = compare.run_side(run_b) if run_b else compare.version_side(version, preset, config_yaml, seed, current)
         off_the_request = compare.simulated_off_the_request(side_a, side_b)
-        # A poll of a comparison under way (or done) simulates nothing: it costs no run.
-        polled = off_the_request and offloaded.started(compare.sides_key(side_a, side_b))
+        key = compare.sides_key(side_a, side_b)
+        # A poll of a comparison under way (or done), or one told the queue is full, simulates
+        # nothing: it costs no run.
+        polled = off_the_request and (offloaded.started(key) or not offloaded.has_room())
         if getattr(settings, "RATE_LIMITS_ENABLED", True) and not polled:
             wait = ratelimit.take("run", ratelimit.client_key(request))
             if wait:
                 return ratelimit.too_many_requests(request, "run", wait)
         if off_the_request:  # minutes at 50,000 pods: the result polls
-            for side in (side_a, side_b):
-                runs.load_documents(side.version)
-            found = offloaded.answer(compare.sides_key(side_a, side_b), lambda: compare.simulate_both(side_a, side_b))
+
+            def load_documents() -> None:  # what the worker reads, loaded here (never a poll)
+                for side in (side_a, side_b):
+                    runs.load_documents(side.version)
+
+            found = offloaded.answer(key, lambda: compare.simulate_both(side_a, side_b), prepare=load_documents)
             if isinstance(found, offloaded.Pending):
                 context |= {"simulating": found, "poll_url": request.get_full_path()}
                 if request.htmx:
                     return render(request, "compare.html#compare-result", context, status=202)
                 return render(request, "compare.html", context, status=202)
-            a, b, comparison = found
+            # Shared by every request for the same versions, configurations and seed: the titles and
+            # links are this request's sides' (a run and the version it ran are the same simulation).
+            a, b, comparison = replace(found[0], side=side_a), replace(found[1], side=side_b), found[2]
         else:
             a, b, comparison = compare.simulate_both(side_a, side_b)
         context |= compare.result_context(a, b, comparison)

@@ -154,9 +154,10 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         elif seq <= run_state_builder.INLINE_FRAMES:  # a short stretch of a run: replayed here, as cheap
             explanation = runs.explain_at(run, pod_key, seq)
         else:  # a long stretch of a run under way: replayed off the request, the panel asks again
-            runs.load_for_replay(run)
             key = ("explain", run.pk, run.version.permalink, run.seed, pod_key, seq)
-            explanation = offloaded.answer(key, lambda: runs.explain_at(run, pod_key, seq))
+            explanation = offloaded.answer(
+                key, lambda: runs.explain_at(run, pod_key, seq), prepare=lambda: runs.load_for_replay(run)
+            )
             if isinstance(explanation, offloaded.Pending):
                 preparing = run_state_builder.State(preparing=True, queue_full=explanation.queue_full, frames=seq)
                 poll_url = f"{request.path}?{urlencode({'pod': pod_key, 'seq': seq, 'node': asked_node})}"
@@ -196,9 +197,13 @@ def run_traffic(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     try:
         view = traffic.cached(run, query)
         if view is None and query.seq > run_state_builder.INLINE_FRAMES:  # a long replay: off the request
-            runs.load_for_replay(run)
             key = ("traffic", run.version.permalink, run.seed, query)
-            view = offloaded.answer(key, lambda: traffic.traffic_at(run, query))
+            view = offloaded.answer(
+                key,
+                lambda: traffic.traffic_at(run, query),
+                prepare=lambda: runs.load_for_replay(run),
+                supersedes=("traffic", run.pk),  # a playing run asks for a new event every second
+            )
             if isinstance(view, offloaded.Pending):
                 context = {"preparing": view, "poll_url": request.get_full_path(), "seq": query.seq}
                 return render(request, "traffic.html", context, status=202)

@@ -15,7 +15,7 @@ import { setPatchFields } from "./text-patch.js";
 
 const VALIDATE_DELAY_MS = 400;
 // An imported cluster's workload is megabytes: it is sent for validation after a longer pause.
-export const BIG_TEXT = 256 * 1024;
+const BIG_TEXT = 256 * 1024;
 const BIG_TEXT_DELAY_MS = 2000;
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const INDENT = "  ";
@@ -36,10 +36,23 @@ function describe(problem) {
 class ValidationUnavailable extends Error {}
 
 // The saved text a big edit is sent against, as what changed ({ text, digest }: text-patch.js):
-// set when an imported workload is fetched and whenever workload-versions.js moves to a saved one.
+// set when an imported workload is fetched and whenever workload-versions.js moves to a saved one
+// (cleared when that one cannot take a patch).
 let savedWorkload = null;
 export function rememberSavedWorkload(source) {
-  if (source?.digest && source.text.length > BIG_TEXT) savedWorkload = { text: source.text, digest: source.digest };
+  savedWorkload = patchable(source) ? { text: source.text, digest: source.digest } : null;
+}
+
+// Whether an edit of this saved text goes as a patch: a big text the server names by its digest,
+// in ASCII (the server counts characters where JavaScript counts UTF-16 units: it refuses others).
+export function patchable(source) {
+  return Boolean(source?.digest) && source.text.length > BIG_TEXT && isAscii(source);
+}
+
+const asciiByDigest = new Map(); // a 25 MiB text is scanned once, not at every board
+function isAscii(source) {
+  if (!asciiByDigest.has(source.digest)) asciiByDigest.set(source.digest, !/[^\x00-\x7f]/.test(source.text));
+  return asciiByDigest.get(source.digest);
 }
 
 async function requestValidation(text) {
@@ -473,10 +486,12 @@ export let loadedSource = null;
 export async function fetchWorkload(url) {
   const response = await fetch(url, { headers: { Accept: "text/plain" }, cache: "no-store" });
   if (!response.ok) throw new Error(`the server answered ${response.status}`);
-  const text = (await response.text()).replace(/\r\n?/g, "\n");
+  const sent = await response.text();
+  const text = sent.replace(/\r\n?/g, "\n");
   return {
     version: Number(response.headers.get("X-Workload-Version")),
-    digest: response.headers.get("X-Workload-Digest") ?? "",
+    // The digest names the text as sent: once its line breaks are changed, it names nothing here.
+    digest: text === sent ? (response.headers.get("X-Workload-Digest") ?? "") : "",
     text,
   };
 }

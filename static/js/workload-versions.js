@@ -8,7 +8,7 @@
 // - unsaved text is kept in the browser (per scenario and base version) and comes back after a
 //   reload, merged with whatever was saved meanwhile; leaving with unsaved work asks first.
 
-import { BIG_TEXT, editor, fetchWorkload, loadedSource, rememberSavedWorkload } from "./editor.js";
+import { editor, fetchWorkload, loadedSource, patchable, rememberSavedWorkload } from "./editor.js";
 import { setPatchFields } from "./text-patch.js";
 import { mergeTexts } from "./three-way-merge.js";
 
@@ -328,7 +328,7 @@ document.addEventListener("htmx:config:request", (event) => {
   body.set("version", String(base.version)); // the version this text is based on, not the board's
   // A big text goes as what changed against its base's saved text (text-patch.js), the person's
   // save only: after a refusal (409) the automatic save again sends the whole text.
-  if (!retries && base.digest && mine().length > BIG_TEXT) {
+  if (!retries && patchable(base)) {
     setPatchFields(body, base, mine());
     body.delete("workload");
     return;

@@ -13,7 +13,7 @@ from django.test import Client
 from playground import compare, offloaded, run_state_builder, run_states, runs, traffic
 from playground.models import Run
 from playground.ratelimit import DEFAULT_LIMITS
-from playground.scenarios import create_scenario
+from playground.scenarios import create_scenario, snapshot
 from tests.web.test_compare import HTMX, THREE_PODS, ZONED_NODES, compare_url, diff_rows
 from tests.web.test_explain_unkept import executed_run, explain_url, last_scheduled, poll
 from tests.web.test_traffic import NODE_DOWN, Flows, gallery_run, last_seq, panel
@@ -130,3 +130,66 @@ def test_a_big_scenarios_comparison_is_simulated_off_the_request(client: Client,
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert answer.status_code == 200 and diff_rows(answer.content.decode()) == diff_rows(inline.content.decode())
+
+
+def test_a_newer_ask_of_the_same_group_supersedes_one_still_waiting(monkeypatch):
+    """A playing run's traffic asks for a new event every second: only the newest waits for a replay."""
+    release = threading.Event()
+    ran: list[str] = []
+
+    def compute(name: str):
+        def run() -> str:
+            release.wait(30)
+            ran.append(name)
+            return name
+
+        return run
+
+    group = ("traffic", 7)
+    assert offloaded.answer(("t", 1), compute("first"), wait=0, supersedes=group) == offloaded.Pending()
+    time.sleep(0.2)  # the worker took the first: under way, it is not dropped
+    assert offloaded.answer(("t", 2), compute("second"), wait=0, supersedes=group) == offloaded.Pending()
+    assert offloaded.answer(("t", 3), compute("third"), wait=0, supersedes=group) == offloaded.Pending()
+    release.set()
+    deadline = time.monotonic() + 10
+    while offloaded.answer(("t", 3), compute("third"), wait=0.2, supersedes=group) == offloaded.Pending():
+        assert time.monotonic() < deadline
+    assert ran == ["first", "third"]  # the second waited, and was superseded
+    assert offloaded.answer(("t", 1), compute("first")) == "first"
+
+
+def test_prepare_runs_before_the_work_is_queued_and_never_for_a_poll():
+    prepared: list[int] = []
+    release = threading.Event()
+
+    def compute() -> int:
+        release.wait(30)
+        return 1
+
+    for _ in range(3):
+        assert (
+            offloaded.answer(("prepared",), compute, wait=0, prepare=lambda: prepared.append(1)) == offloaded.Pending()
+        )
+    assert prepared == [1]
+    release.set()
+
+
+def test_sides_sharing_a_simulation_keep_their_own_titles(client: Client):
+    """A run and the version it ran, with the same seed and configuration, are one simulation: the
+    shared result shows each request's own sides (its titles and links)."""
+    scenario, _ = create_scenario("pack", nodes=ZONED_NODES, workload_yaml=THREE_PODS)
+    run = Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0)
+    runs.execute(run, publish=lambda *_: None)
+    compare.OFF_THE_REQUEST_BYTES, saved = 0, compare.OFF_THE_REQUEST_BYTES
+    try:
+        html = ""
+        for query in ({"b": str(run.pk)}, {"config": "scenario"}):
+            deadline = time.monotonic() + 30
+            while (answer := client.get(compare_url(scenario, **query), headers=HTMX)).status_code == 202:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            html = answer.content.decode()
+            assert (f"Run {run.pk}" in html) == ("b" in query)
+    finally:
+        compare.OFF_THE_REQUEST_BYTES = saved
+    assert "open the run" not in html

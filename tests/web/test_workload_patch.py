@@ -49,6 +49,9 @@ def test_a_patch_applies_to_the_text_it_was_made_against_only():
         WorkloadPatch(patch.base, 9, 5, "").apply(saved, patch.base)
     with pytest.raises(PatchRefused, match="outside"):
         WorkloadPatch(patch.base, 5, 11, "").apply(saved, patch.base)
+    crlf = "a: 1\r\nb: 2\r\n"  # the editor counts in the text with LF line breaks
+    with pytest.raises(PatchRefused, match="CR"):
+        WorkloadPatch(StoredText.digest_of(crlf), 0, 0, "").apply(crlf, StoredText.digest_of(crlf))
     accented = "a: é\nb: 2\n"  # offsets in UTF-16 and in characters part ways past such text
     with pytest.raises(PatchRefused, match="ASCII"):
         WorkloadPatch(StoredText.digest_of(accented), 0, 0, "").apply(accented, StoredText.digest_of(accented))
