@@ -124,7 +124,10 @@ def board_context(
         "poll_seconds": poll_seconds(len(nodes), placement.queue_full),
         "message": message,
         "error": error,
-        "retitled": request.method == "POST" and "title" in request.POST and not error,
+        # Every board an htmx request swaps in carries the title out of band: a rename's own answer
+        # can be dropped when a live refresh replaced the board first (htmx 4 drops an answer whose
+        # target is gone), and other tabs learn of a rename only from their next board.
+        "title_out_of_band": bool(getattr(request, "htmx", False)),
         # An imported cluster's workload (megabytes) is not sent with every board and page: the
         # editor fetches it (views.editing.workload_text) when the page opens and when it changed.
         "workload_inline": workload_inline(scenario),

@@ -404,6 +404,27 @@ def test_a_scenario_is_renamed_on_the_page(page: Page, server_url: str):
     expect(page.locator("h1.scenario-title")).to_have_text("Payments on three workers")
 
 
+def test_a_rename_answered_after_the_live_refresh_still_shows_the_new_title(page: Page, server_url: str):
+    """The rename's own answer lands after the live refresh of the version it made replaced the
+    board: htmx drops that answer (its target is gone), and the refreshed board brings the title."""
+    new_scenario_with_deployment(page, server_url)
+    held = []
+
+    def answer_late(route):  # type: ignore[no-untyped-def]
+        held.append((route, route.fetch()))  # the server saves it now; the page hears of it later
+
+    page.route("**/details", answer_late)
+    page.get_by_test_id("rename").locator("summary").click()
+    page.get_by_label("Title").fill("Payments on three workers")
+    page.get_by_role("button", name="Save title").click()
+    expect(page.locator("#board .version")).to_have_text("v3")  # the live refresh, first
+    route, response = held[0]
+    route.fulfill(response=response)
+    expect(page.locator("h1.scenario-title")).to_have_text("Payments on three workers")
+    page.reload()
+    expect(page.locator("h1.scenario-title")).to_have_text("Payments on three workers")
+
+
 def test_a_stale_error_banner_goes_once_the_text_is_valid(page: Page, server_url: str):
     new_scenario_with_deployment(page, server_url)
     type_workload(page, DEPLOYMENT.replace("replicas: 2", "replicas: two"))

@@ -205,3 +205,15 @@ def test_palette_changes_are_rate_limited_per_client(client):
     refilled = (time.monotonic() - started) * 60 / 60  # 60 a minute come back while the burst is spent
     assert answers[:60] == [200] * 60 and answers[-1] == 429
     assert len(answers) - 1 <= 60 + refilled + 1
+
+
+def test_every_board_an_htmx_request_gets_carries_the_title(client):
+    """A rename's answer may be dropped when a live refresh replaced the board first; the refresh's
+    own board then brings the new title, as any board does to another tab."""
+    scenario = new_scenario(client)
+    client.post(reverse("save-details", args=[scenario.slug]), {"version": 1, "title": "Payments"}, headers=HTMX)
+    board = client.get(reverse("board", args=[scenario.slug]), headers=HTMX)
+    assert b'id="scenario-title" class="scenario-title-block" hx-swap-oob="true"' in board.content
+    assert b"Payments" in board.content
+    page = client.get(reverse("scenario", args=[scenario.slug]))
+    assert b'hx-swap-oob="true"' not in page.content  # the page itself holds the title in place
