@@ -3,6 +3,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.player import step_forward
 from tests.browser.test_board import node_card
 from tests.browser.test_runs import run_to_the_end
 
@@ -20,7 +21,7 @@ def step_until(page: Page, time: str, steps: int = 20) -> None:
     for _ in range(steps):
         if time in status.inner_text():
             return
-        page.get_by_role("button", name="Step forward").click()
+        step_forward(page)
     expect(status).to_contain_text(time)
 
 
@@ -30,7 +31,7 @@ def step_until_class(page: Page, locator, name: str, steps: int = 10) -> None:
     for _ in range(steps):
         if re.search(rf"\b{name}\b", locator.get_attribute("class") or ""):
             return
-        page.get_by_role("button", name="Step forward").click()
+        step_forward(page)
     expect(locator).to_have_class(re.compile(rf"\b{name}\b"))
 
 
@@ -72,7 +73,7 @@ def test_the_budget_gauge_shows_no_disruption_allowed_while_a_drain_waits(page: 
     for _ in range(10):  # the evicted pod counts as healthy until its own frame takes it off
         if "2 healthy" in gauge.inner_text():
             break
-        page.get_by_role("button", name="Step forward").click()
+        step_forward(page)
     expect(gauge).to_contain_text("2 healthy · 2 desired")
     expect(gauge).to_contain_text("a drain waits")
     expect(gauge.locator(".pdb-cells li.needed")).to_have_count(2)
@@ -87,7 +88,7 @@ def test_preemption_victims_are_marked_and_the_explain_panel_says_why(page: Page
     expect(board.locator(".pod", has_text="low-1").locator(".preempted-badge")).to_have_text("preempted")
     expect(board.locator(".pod", has_text="low-2")).not_to_have_class(re.compile("preempted"))
     for _ in range(2):
-        page.get_by_role("button", name="Step forward").click()
+        step_forward(page)
     for name in ("low-1", "low-2", "low-3"):
         expect(board.locator(".pod", has_text=name)).to_have_class(re.compile("preempted"))
     expect(board.locator(".pod.preempted")).to_have_count(3)

@@ -3,7 +3,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.player import play_to_the_end
+from tests.browser.player import play_to_the_end, step_forward
 from tests.browser.test_board import open_gallery_copy
 
 pytestmark = pytest.mark.browser
@@ -23,7 +23,7 @@ def seek_to_event(page: Page, *texts: str) -> None:
 def step_until(page: Page, *texts: str, steps: int = 10) -> None:
     """Step forward until the log's last row has these texts (the player goes one event at a time)."""
     for _ in range(steps):
-        page.get_by_role("button", name="Step forward").click()
+        step_forward(page)
         last = page.locator("[data-player='log'] tr").last.inner_text()
         if all(text in last for text in texts):
             return
@@ -39,7 +39,7 @@ def step_until_shown(page: Page, locator, steps: int = 10) -> None:
         expect(page.locator(f"#traffic .traffic-body[data-traffic-seq='{position}']")).to_have_count(1)
         if locator.count():
             return
-        page.get_by_role("button", name="Step forward").click()
+        step_forward(page)
     expect(locator).not_to_have_count(0)
 
 
