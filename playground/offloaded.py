@@ -1,7 +1,8 @@
 """Answers that need a long replay, computed off the request (issue #14: "no request waits on a
 simulation longer than its budget"). The traffic view of a big run and the explanation of a pod in
-a big run still under way replay the run up to the player's event: 30 s of CPU at most, in
-proportion past 30,000 pods (runs.MAX_REPLAY_CPU_SECONDS), which a request used to spend inline.
+a big run still under way replay the run up to the player's event, and a comparison of a big
+scenario simulates both sides to their end: 30 s of CPU at most, in proportion past 30,000 pods
+(runs.MAX_REPLAY_CPU_SECONDS), which a request used to spend inline.
 
 A request asks `answer(key, compute)`: the answer if it is known; else the computation is queued
 (or joined, once per key however many ask), waited for briefly (WAIT_SECONDS), and the request
@@ -81,9 +82,7 @@ def answer(
     25 MiB workload). A job queued with the same `supersedes` and not yet started is dropped for this
     one: a playing run's traffic asks for a new event every second, only the newest is worth a replay."""
     wait = WAIT_SECONDS if wait is None else wait
-    with _lock:
-        asked_before = key in _jobs or key in _known
-    if not asked_before and prepare is not None:
+    if prepare is not None and not started(key):
         prepare()
     with _lock:
         job = _jobs.get(key)
