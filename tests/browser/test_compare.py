@@ -3,6 +3,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.axe import assert_no_violations
 from tests.browser.player import play_to_the_end
 from tests.browser.test_board import open_gallery_copy
 from tests.browser.test_imported_workload import import_big_cluster
@@ -121,7 +122,7 @@ def test_after_acting_the_new_run_compares_with_the_previous_one_and_the_old_run
     page.screenshot(path=screenshot_path, full_page=True)
 
 
-def test_a_big_scenarios_comparison_polls_until_its_result(page: Page, server_url: str):
+def test_a_big_scenarios_comparison_polls_until_its_result(page: Page, server_url: str, screenshot_path):
     """Over 64 KiB of YAML both sides are simulated off the request; the result keeps asking (its
     polls cost no run token: ten of them once ended in 429) until the columns are there."""
     url = import_big_cluster(page, server_url)  # 20 nodes, 1,500 pods
@@ -133,3 +134,7 @@ def test_a_big_scenarios_comparison_polls_until_its_result(page: Page, server_ur
     expect(page.get_by_test_id("simulating-sides")).to_have_count(0)
     assert page.locator("#compare-result").count() == 1 and 429 not in statuses
     assert statuses[0] in (200, 202) and statuses[-1] == 200
+    for scheme in ("light", "dark"):  # its cordoned node's row was faded below WCAG's contrast
+        page.emulate_media(color_scheme=scheme)
+        assert_no_violations(page)
+    page.locator("#compare-result tr.cordoned").first.screenshot(path=screenshot_path)
