@@ -5,7 +5,7 @@ an import error names the document, the field and the line.
 
 At real size (5,000 nodes are about 19 MB of kubectl YAML, 50,000 pods hundreds of MB) most of the
 text is what the engine never reads: managedFields, images, conditions, annotations, probes,
-environments. `strip_text` drops those blocks line by line while the text is read (streamed, from a
+environments. `strip_text` (import_strip) drops those blocks while the text is read (streamed, from a
 file, gzip or not), before any YAML is composed: a dropped line is left empty, so the line numbers
 the engine's errors give are those of the text the user sent. What is left is parsed once."""
 
@@ -22,31 +22,12 @@ from typing import IO, Any
 import yaml
 
 from playground import import_json
+from playground.block_reader import FAST_LOADER, block_yaml
+from playground.import_strip import CONTAINER_KEEP, KEEP, KEPT_PREFIXES, POD_SPEC_KEEP, strip_text
 from playground.scenarios import MAX_IMPORT_WORKLOAD_BYTES, MAX_NODES, InvalidEdit
 from scheduler_core.api.manifests import parse_object
 from scheduler_core.api.yaml_loader import MAX_YAML_BYTES, YamlDocument, load_documents
 from scheduler_core.errors import ManifestError
-
-# The pod fields that matter for scheduling, kept as they are.
-POD_SPEC_KEEP = (
-    "nodeName", "nodeSelector", "affinity", "tolerations", "topologySpreadConstraints", "schedulerName",
-    "priority", "preemptionPolicy", "overhead", "resources", "hostNetwork", "terminationGracePeriodSeconds",
-    "restartPolicy",
-)  # fmt: skip
-CONTAINER_KEEP = ("name", "image", "resources", "ports", "restartPolicy")
-
-# What the text filter keeps, by the path of the mapping a key is in (an object's own keys at ()):
-# keys of these mappings that are not listed are dropped. Mappings not listed keep everything.
-_KEEP: dict[tuple[str, ...], frozenset[str]] = {
-    (): frozenset({"apiVersion", "kind", "metadata", "spec", "status", "items"}),
-    ("metadata",): frozenset({"name", "namespace", "labels"}),
-    ("spec",): frozenset({*POD_SPEC_KEEP, "containers", "initContainers", "taints", "unschedulable"}),
-    ("spec", "containers"): frozenset(CONTAINER_KEEP),
-    ("spec", "initContainers"): frozenset(CONTAINER_KEEP),
-    ("status",): frozenset({"phase", "capacity", "allocatable"}),
-}
-_KEY_LINE = re.compile(r"( *)(- +)?([A-Za-z_][\w./-]*|\"[^\"]*\"|'[^']*'):(?: +(.*))?$")
-_BLOCK_SCALAR = re.compile(r"[|>][-+0-9]*(?: +#.*)?$")
 
 # Bounds on one import (the settings may lower or raise them; see import_limits).
 DEFAULT_MAX_IMPORT_BYTES = 512 * 2**20  # decompressed text: 50,000 pods with managedFields fit
@@ -175,126 +156,6 @@ def check_size(text: str, what: str, max_bytes: int) -> None:
         raise InvalidEdit(f"{what}: more than {mib(max_bytes)} of YAML, the most an import reads")
 
 
-def _lines(pieces: Iterable[str]) -> Iterator[str]:
-    """Lines, from pieces of text that may hold several lines or part of one."""
-    partial = ""
-    for piece in pieces:
-        if partial:
-            piece, partial = partial + piece, ""
-        if piece.endswith("\n") and piece.count("\n") == 1:  # already a line: the usual case
-            yield piece
-            continue
-        lines = piece.splitlines(keepends=True)
-        if lines and not lines[-1].endswith(("\n", "\r")):
-            partial = lines.pop()
-        yield from lines
-    if partial:
-        yield partial
-
-
-# ---------------------------------------------------------------------------- stripping
-
-
-def strip_text(lines: Iterable[str]) -> str:
-    """The YAML without the blocks the engine never reads (see _KEEP), each dropped line left empty.
-    Only block-style YAML as kubectl writes it is stripped; flow collections spanning lines, block
-    scalars and anything unrecognised are kept as they are, so the result always means the same
-    objects minus dropped keys (and a text this misreads still parses: see _documents)."""
-    out: list[str] = []
-    stack: list[tuple[int, str]] = []  # (column of the key, key) of the mappings the line is in
-    drop_above: int | None = None  # inside a dropped block: lines indented more than this go
-    drop_column = -1
-    raw_above: int | None = None  # inside a block scalar or a multi-line flow value: kept as is
-    flow_depth = 0
-    for line in lines:
-        body = line.rstrip("\r\n")
-        stripped = body.lstrip(" ")
-        if flow_depth > 0:  # a flow collection spanning lines: kept, unless in a dropped block
-            flow_depth += _depth_change(stripped)
-            out.append("\n" if drop_above is not None else body + "\n")
-            continue
-        if not stripped or stripped.startswith("#"):
-            out.append("\n" if drop_above is not None else body + "\n")
-            continue
-        indent = len(body) - len(stripped)
-        if raw_above is not None:
-            if indent > raw_above:
-                out.append("\n" if drop_above is not None else body + "\n")
-                continue
-            raw_above = None
-        if drop_above is not None:
-            if indent > drop_above or (indent == drop_above and stripped.startswith("- ") and drop_column == indent):
-                out.append("\n")
-                continue
-            drop_above = None
-        if stripped.startswith(("---", "...")) and indent == 0:
-            stack.clear()
-            out.append(body + "\n")
-            continue
-        match = _KEY_LINE.match(body)
-        if match is None:
-            out.append(body + "\n")
-            if stripped.startswith("- "):  # an item that is not a mapping: leave the levels as they are
-                while stack and stack[-1][0] > indent:
-                    stack.pop()
-            continue
-        spaces, dash, key, value = match.group(1), match.group(2), match.group(3), match.group(4) or ""
-        column = len(spaces) + (len(dash) if dash else 0)
-        if dash:
-            while stack and stack[-1][0] > indent:
-                stack.pop()
-        else:
-            while stack and stack[-1][0] >= column:
-                stack.pop()
-        path = tuple(name for _, name in stack)
-        if path[:1] == ("items",):
-            path = path[1:]
-        kept = _KEEP.get(path)
-        key = key.strip("\"'")
-        if kept is not None and key not in kept:
-            if dash:
-                out.append(f"{spaces}-\n")  # the item stays; its other keys follow, indented
-            else:
-                out.append("\n")
-            drop_above, drop_column = column, column
-            if value and value[0] in "[{":
-                flow_depth = _depth_change(value)
-            continue
-        out.append(body + "\n")
-        stack.append((column, key))
-        if value:
-            if _BLOCK_SCALAR.match(value):
-                raw_above = column
-            elif value[0] in "[{":
-                flow_depth = _depth_change(value)
-            stack.pop()  # a value on the line: nothing nests under this key
-    return "".join(out)
-
-
-def _depth_change(text: str) -> int:
-    """How many flow collections the text opens and does not close (quotes taken into account)."""
-    depth = 0
-    quote = ""
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if quote:
-            if char == "\\" and quote == '"':
-                index += 1
-            elif char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char in "[{":
-            depth += 1
-        elif char in "]}":
-            depth -= 1
-        elif char == "#" and (index == 0 or text[index - 1] == " "):
-            break
-        index += 1
-    return depth
-
-
 # ---------------------------------------------------------------------------- parsing
 
 
@@ -340,38 +201,31 @@ def _batches(text: str) -> Iterator[tuple[str, int, float]]:
     """The text in parts the loader takes one at a time, each with the number of lines to add to
     its line numbers and the part of the text before it: a kubectl List (`items:` then `- ` items at
     the margin) is cut every ITEMS_PER_BATCH items, each part a List of its own; any other text is
-    one part."""
-    lines = text.splitlines(keepends=True)
-    try:
-        start = next(i for i, line in enumerate(lines) if line.startswith("items:"))
-    except StopIteration:
+    one part. (Searched, not split into lines: the stripped text of 50,000 pods is millions of
+    lines, most of them empty.)"""
+    items = _ITEMS_KEY.search(text)
+    if items is None or items.group(1).strip() or _NOT_LIST_HEAD.search(text, 0, items.start()):
         yield text, 0, 0.0
         return
-    if lines[start].strip() != "items:" or any(
-        line.strip() and not line.startswith(("apiVersion:", "kind:", "metadata:", "items:", " ", "#"))
-        for line in lines[:start]
-    ):
+    starts = [match.start() for match in _ITEM_START.finditer(text, items.end())]
+    after = _OUTSIDE_ITEMS.search(text, starts[-1] if starts else items.end())
+    end = after.start() if after else len(text)
+    if len(starts) <= ITEMS_PER_BATCH or _OUTSIDE_ITEMS.search(text, items.end(), end):
         yield text, 0, 0.0
         return
-    header = len(_LIST_HEADER.splitlines())
-    item_starts = [i for i in range(start + 1, len(lines)) if lines[i].startswith("- ")]
-    end = next(
-        (i for i in range(item_starts[-1] if item_starts else start + 1, len(lines))
-         if lines[i].strip() and not lines[i].startswith(("- ", " ", "#"))),
-        len(lines),
-    )  # fmt: skip
-    if len(item_starts) <= ITEMS_PER_BATCH or any(
-        lines[i].strip() and not lines[i].startswith(("- ", " ", "#")) for i in range(start + 1, end)
-    ):
-        yield text, 0, 0.0
-        return
-    for first in range(0, len(item_starts), ITEMS_PER_BATCH):
-        begin = item_starts[first]
-        stop = item_starts[first + ITEMS_PER_BATCH] if first + ITEMS_PER_BATCH < len(item_starts) else end
-        yield _LIST_HEADER + "".join(lines[begin:stop]), begin - header, first / len(item_starts)
+    header = _LIST_HEADER.count("\n")
+    line, counted = 0, 0  # the line of the position `counted`
+    for first in range(0, len(starts), ITEMS_PER_BATCH):
+        begin = starts[first]
+        stop = starts[first + ITEMS_PER_BATCH] if first + ITEMS_PER_BATCH < len(starts) else end
+        line, counted = line + text.count("\n", counted, begin), begin
+        yield _LIST_HEADER + text[begin:stop], line - header, first / len(starts)
 
 
-_FAST_LOADER: Any = getattr(yaml, "CSafeLoader", None)
+_ITEMS_KEY = re.compile(r"^items:(.*)$", re.MULTILINE)  # the List's items, the first line "items:" opens
+_NOT_LIST_HEAD = re.compile(r"^(?!apiVersion:|kind:|metadata:|items:|[ #]).*\S", re.MULTILINE)
+_ITEM_START = re.compile(r"^- ", re.MULTILINE)
+_OUTSIDE_ITEMS = re.compile(r"^(?!- |[ #]).*\S", re.MULTILINE)  # a line that is not part of an item
 
 
 def _quickly(batch: str) -> list[dict[str, Any]] | None:
@@ -379,7 +233,7 @@ def _quickly(batch: str) -> list[dict[str, Any]] | None:
     needs the engine's careful loader: no anchor or alias can be in a text without & and *, and
     the size is within the loader's bound. Anything wrong (a YAML error, a field the engine
     refuses) gives None: the careful loader reads the batch again and names the line."""
-    if _FAST_LOADER is None or "&" in batch or "*" in batch or len(batch) > MAX_YAML_BYTES:
+    if FAST_LOADER is None or "&" in batch or "*" in batch or len(batch) > MAX_YAML_BYTES:
         return None
     try:
         data = block_yaml(batch)
@@ -388,144 +242,12 @@ def _quickly(batch: str) -> list[dict[str, Any]] | None:
         else:
             documents = [
                 YamlDocument(index=index, line=0, data=data)
-                for index, data in enumerate(yaml.load_all(batch, Loader=_FAST_LOADER), start=1)
+                for index, data in enumerate(yaml.load_all(batch, Loader=FAST_LOADER), start=1)
                 if data is not None
             ]
         return list(_validated(documents))
     except (yaml.YAMLError, ManifestError, ValueError, TypeError, AttributeError, KeyError, RecursionError):
         return None
-
-
-class _NotPlain(Exception):
-    """The text holds YAML block_yaml does not read: PyYAML reads it instead."""
-
-
-def block_yaml(text: str) -> Any:
-    """One YAML document in the block style kubectl writes (mappings, sequences, plain and quoted
-    one-line scalars, one-line flow values), read line by line, ten times faster than PyYAML's
-    node-per-scalar construction. Scalars are resolved by libyaml itself (one value at a time,
-    cached), so they mean what PyYAML makes of them. Anything else (block scalars, multi-line flow
-    or quoted values, anchors, tags, several documents, duplicate keys) gives None."""
-    indents: list[int] = []
-    bodies: list[str] = []
-    for line in text.splitlines():
-        body = line.lstrip(" ")
-        if not body or body.startswith("#"):
-            continue
-        if "\t" in line[: len(line) - len(body)] or body.startswith(("---", "...", "%")):
-            return None
-        indents.append(len(line) - len(body))
-        bodies.append(body.rstrip())
-    if not bodies:
-        return None
-    reader = _BlockReader(indents, bodies)
-    try:
-        value, end = reader.block(0, indents[0])
-    except (_NotPlain, RecursionError, yaml.YAMLError):
-        return None
-    return value if end == len(bodies) else None
-
-
-class _BlockReader:
-    def __init__(self, indents: list[int], bodies: list[str]) -> None:
-        self.indents, self.bodies, self.cache = indents, bodies, dict[str, Any]()
-
-    def block(self, index: int, indent: int) -> tuple[Any, int]:
-        body = self.bodies[index]
-        if body == "-" or body.startswith("- "):
-            return self.sequence(index, indent)
-        return self.mapping(index, indent)
-
-    def sequence(self, index: int, indent: int) -> tuple[list[Any], int]:
-        items: list[Any] = []
-        indents, bodies = self.indents, self.bodies
-        while index < len(bodies) and indents[index] == indent and (bodies[index] == "-" or bodies[index][:2] == "- "):
-            rest = bodies[index][1:].lstrip(" ")
-            if not rest:
-                if index + 1 < len(bodies) and indents[index + 1] > indent:
-                    value, index = self.block(index + 1, indents[index + 1])
-                else:
-                    value, index = None, index + 1
-            elif rest == "-" or rest.startswith("- ") or _mapping_key(rest) is not None:
-                indents[index] = indent + len(bodies[index]) - len(rest)
-                bodies[index] = rest
-                value, index = self.block(index, indents[index])
-            else:
-                value, index = self.scalar(rest), index + 1
-            items.append(value)
-        if index < len(bodies) and indents[index] > indent:
-            raise _NotPlain
-        return items, index
-
-    def mapping(self, index: int, indent: int) -> tuple[dict[str, Any], int]:
-        mapping: dict[str, Any] = {}
-        indents, bodies = self.indents, self.bodies
-        while index < len(bodies) and indents[index] == indent:
-            body = bodies[index]
-            if body == "-" or body[:2] == "- ":
-                break
-            split = _mapping_key(body)
-            if split is None:
-                raise _NotPlain
-            raw_key, rest = split
-            key = self.scalar(raw_key)
-            key = str(key).lower() if isinstance(key, bool) else str(key)
-            if key in mapping:
-                raise _NotPlain
-            index += 1
-            if rest:
-                mapping[key] = self.scalar(rest)
-            elif index < len(bodies) and indents[index] > indent:
-                mapping[key], index = self.block(index, indents[index])
-            elif (
-                index < len(bodies) and indents[index] == indent and (bodies[index] == "-" or bodies[index][:2] == "- ")
-            ):
-                mapping[key], index = self.sequence(index, indent)
-            else:
-                mapping[key] = None
-        if index < len(bodies) and indents[index] > indent:
-            raise _NotPlain
-        return mapping, index
-
-    def scalar(self, text: str) -> Any:
-        try:
-            return self.cache[text]
-        except KeyError:
-            pass
-        if text[0] in "&*!|>@`%?" or (text[0] in "-:" and text[1:2] in ("", " ")):
-            raise _NotPlain
-        if text[0] == '"' and text.endswith('"') and "\\" not in text and text.count('"') == 2:
-            value: Any = text[1:-1]
-        elif text[0] == "'" and text.endswith("'") and text.count("'") == 2:
-            value = text[1:-1]
-        else:
-            if text[0] in "\"'" or (text[0] not in "[{" and (": " in text or text.endswith(":"))):
-                raise _NotPlain
-            value = yaml.load(text, Loader=_FAST_LOADER or yaml.SafeLoader)
-            if text[0] in "[{":
-                if not isinstance(value, (dict, list)) or "&" in text or "*" in text or "!" in text:
-                    raise _NotPlain
-                value = _plain(value)
-            elif isinstance(value, (dict, list)):
-                raise _NotPlain
-            else:
-                self.cache[text] = value
-            return value
-        self.cache[text] = value
-        return value
-
-
-_MAPPING_KEY = re.compile(r"""([^\s"'#&*!|>%@`{}\[\],?:-][^:#]*|"[^"\\]*"|'[^']*'):(?: +(.*))?$""")
-
-
-def _mapping_key(body: str) -> tuple[str, str] | None:
-    match = _MAPPING_KEY.match(body)
-    if match is None:
-        return None
-    rest = match.group(2) or ""
-    if rest.startswith("#"):
-        rest = ""
-    return match.group(1).rstrip(), rest
 
 
 def _shifted(error: ManifestError, offset: int) -> ManifestError:
@@ -646,7 +368,7 @@ def _flow(value: Any, plain: dict[str, bool]) -> str:
         known = plain.get(value)
         if known is None:
             known = (
-                bool(_PLAIN_STRING.match(value)) and yaml.load(value, Loader=_FAST_LOADER or yaml.SafeLoader) == value
+                bool(_PLAIN_STRING.match(value)) and yaml.load(value, Loader=FAST_LOADER or yaml.SafeLoader) == value
             )
             plain[value] = known
         return value if known else json.dumps(value, ensure_ascii=False)
@@ -657,15 +379,6 @@ def _flow(value: Any, plain: dict[str, bool]) -> str:
     if value is None or isinstance(value, (bool, int)) or (isinstance(value, float) and math.isfinite(value)):
         return json.dumps(value)
     return _flow(str(value), plain)  # a date or a timestamp YAML made of a plain scalar: its text
-
-
-def _plain(value: Any) -> Any:
-    """Plain dicts and lists (the loader's marked ones would be dumped with their Python tags)."""
-    if isinstance(value, dict):
-        return {str(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return value
 
 
 # ---------------------------------------------------------------------------- importing
@@ -784,7 +497,7 @@ def _objects(
     source: str | Iterable[str], what: str, progress: Callable[[float], None] | None = None
 ) -> list[dict[str, Any]]:
     """The Nodes and Pods of one input, cut down to what the scheduler reads and validated by the
-    engine: JSON (`-o json`) streamed through the json module, YAML stripped line by line.
+    engine: JSON (`-o json`) streamed through the json module, YAML stripped (import_strip) as read.
     `progress` is told the part of the input done, from 0 to 1."""
     told = progress or (lambda _done: None)
     if isinstance(source, str):  # its size was checked (import_cluster)
@@ -805,10 +518,9 @@ def _objects(
         objects = _json_objects(_Told(rest, measure, told, 1.0, 1) if measure else rest, what)  # a piece: 1 MiB
         told(1.0)
         return objects
-    lines: Iterable[str] = _lines(rest)
     if measure:
-        lines = _Told(lines, measure, told, YAML_READING_SHARE, 4096)
-    read = _Keeping(lines)
+        rest = _Told(rest, measure, told, YAML_READING_SHARE, 1)
+    read = _Keeping(rest)
     stripped = strip_text(read)
     told(YAML_READING_SHARE)
     objects = _documents(
@@ -833,27 +545,24 @@ def _json_objects(lines: Iterable[str], what: str) -> list[dict[str, Any]]:
 
 
 def _kept_object(item: dict[str, Any]) -> dict[str, Any] | None:
-    """A Node or a Pod without what the text filter would have dropped (see _KEEP); others: None."""
+    """A Node or a Pod without what the text filter would have dropped (see import_strip.KEEP); others: None."""
     return _pruned(item, ()) if item.get("kind") in ("Node", "Pod") else None
 
 
-_KEPT_PREFIXES = frozenset(path[:length] for path in _KEEP for length in range(len(path) + 1))
-
-
 def _pruned(value: Any, path: tuple[str, ...]) -> Any:
-    if path not in _KEPT_PREFIXES:
+    if path not in KEPT_PREFIXES:
         return value  # nothing under here is dropped
     if isinstance(value, list):
         return [_pruned(item, path) for item in value]
     if not isinstance(value, dict):
         return value
-    kept = _KEEP.get(path)
+    kept = KEEP.get(path)
     return {key: _pruned(item, (*path, key)) for key, item in value.items() if kept is None or key in kept}
 
 
 class _Keeping:
-    """Passes lines through, keeping them only while they are few (a small paste whose stripped
-    form fails to parse is parsed as sent, for its error; a large file is not held twice)."""
+    """Passes pieces of text through, keeping them only while they are few (a small paste whose
+    stripped form fails to parse is parsed as sent, for its error; a large file is not held twice)."""
 
     KEEP_BYTES = 4 * 2**20
 

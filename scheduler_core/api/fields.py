@@ -138,7 +138,7 @@ class Fields:
         value = self.data.get(key)
         if value is None:
             return None
-        if not isinstance(value, Mapping):
+        if not isinstance(value, dict) and not isinstance(value, Mapping):  # dict first: no ABC lookup
             raise self.error(key, f"must be an object, not {_describe(value)}")
         return Fields(value, self.path_of(key), self.document, self.line_of(key))
 
@@ -149,7 +149,7 @@ class Fields:
         for index, item in enumerate(items):
             path = f"{self.path_of(key)}[{index}]"
             line = lines[index] if lines else self.line_of(key)
-            if not isinstance(item, Mapping):
+            if not isinstance(item, dict) and not isinstance(item, Mapping):
                 raise ManifestError(self.document, path, f"must be an object, not {_describe(item)}", line)
             yield Fields(item, path, self.document, line)
 

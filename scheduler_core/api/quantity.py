@@ -6,6 +6,7 @@ The scheduler reads CPU as MilliValue() and everything else as Value(); both rou
 zero), which is why a request of "0.1m" CPU counts as 1 millicore.
 """
 
+import functools
 import math
 import re
 from fractions import Fraction
@@ -79,12 +80,19 @@ def _round_up(value: Fraction) -> int:
 
 def milli_value(text: str | int | float) -> int:
     """Quantity times 1000, rounded up: how the scheduler reads CPU."""
-    return _round_up(parse_quantity(text) * 1000)
+    return _remembered(text, 1000) if isinstance(text, str | int | float) else _round_up(parse_quantity(text) * 1000)
 
 
 def value(text: str | int | float) -> int:
     """Quantity rounded up to an integer: how the scheduler reads memory, storage, pods, extended resources."""
-    return _round_up(parse_quantity(text))
+    return _remembered(text, 1) if isinstance(text, str | int | float) else _round_up(parse_quantity(text))
+
+
+# A workload repeats a few quantities ("250m", "512Mi") across thousands of pods, exact Fractions are
+# slow to build, and a quantity's value never changes. typed: 1, 1.0 and True hash alike.
+@functools.lru_cache(maxsize=4096, typed=True)
+def _remembered(text: str | int | float, scale: int) -> int:
+    return _round_up(parse_quantity(text) * scale)
 
 
 def format_milli_cpu(millicores: int) -> str:

@@ -275,36 +275,6 @@ def test_aliases_are_refused_by_the_careful_reading():
         importing.import_cluster(text)
 
 
-@pytest.mark.parametrize("text", [nodes_yaml(20), pods_yaml(60, 20)])
-def test_the_block_reader_reads_stripped_kubectl_output_as_pyyaml_does(text):
-    stripped = importing.strip_text(text.splitlines(keepends=True))
-    assert importing.block_yaml(stripped) == yaml.safe_load(stripped)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "a: |\n  text\n",  # block scalar
-        "a: [1,\n  2]\n",  # multi-line flow
-        "a: &x 1\nb: *x\n",  # anchors
-        "a: 1\na: 2\n",  # duplicate key
-        "a: !!str 1\n",  # tag
-        "a: 1\n---\nb: 2\n",  # two documents
-        "a:\n  b: 1\n   c: 2\n",  # odd indentation
-    ],
-)
-def test_the_block_reader_leaves_anything_else_to_pyyaml(text):
-    assert importing.block_yaml(text) is None
-
-
-def test_the_block_reader_resolves_scalars_as_pyyaml_does():
-    text = (
-        "a: 1\nb: '2'\nc: \"x y\"\nd: true\ne: null\nf: ~\ng: 1.5\nh: registry:5000/img\ni: {x: [1, two]}\n"
-        "j:\n- - 1\n  - 2\n- k: v\n  l:\n  - m\nn: on\n'o': 0x1F\np: 2026-12-03\n"
-    )
-    assert importing.block_yaml(text) == yaml.safe_load(text)
-
-
 def test_the_compact_workload_reads_back_as_the_cleaned_pods():
     pods = [
         {

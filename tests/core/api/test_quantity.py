@@ -47,10 +47,22 @@ def test_memory_and_counts_are_read_as_integers_rounded_up(text, amount):
     assert value(text) == amount
 
 
-@pytest.mark.parametrize("text", ["", "abc", "1Kb", "1.2.3", "Mi", "--1", "1 Gi x", "1e", "5iB", True, None, "1" * 65])
+@pytest.mark.parametrize(
+    "text", ["", "abc", "1Kb", "1.2.3", "Mi", "--1", "1 Gi x", "1e", "5iB", True, None, "1" * 65, [1], {"a": 1}]
+)
 def test_malformed_quantities_are_refused(text):
+    for _ in range(2):  # the second time too: values are remembered, refusals are not
+        with pytest.raises(QuantityError):
+            value(text)
+        with pytest.raises(QuantityError):
+            milli_value(text)
+
+
+def test_remembered_values_keep_their_type_apart():
+    assert (milli_value(1), milli_value(1.0), milli_value("1")) == (1000, 1000, 1000)
     with pytest.raises(QuantityError):
-        value(text)
+        milli_value(True)  # hashes as 1, and is no quantity
+    assert (value("1500m"), milli_value("1500m")) == (2, 1500)  # one text, two scales
 
 
 def test_malformed_quantity_message_is_upstreams():
