@@ -22,7 +22,7 @@ from playground.scenarios import (
     snapshot,
     validate_workload,
 )
-from playground.workload_changes import validate_changed_documents
+from playground.workload_changes import check_changed_documents, remember_facts
 from scheduler_core.api.validation import label_value_problem, qualified_name_problem, subdomain_problem
 
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
@@ -297,8 +297,11 @@ def remove_taint(scenario: Scenario, version: int, node_id: int, key: str, effec
 
 def set_workload(scenario: Scenario, version: int, workload_yaml: str) -> Scenario:
     # A workload an import made larger than a typed one may be edited within the import bound.
+    facts = None
     if scenario.workload_imported:  # tens of thousands of documents: the ones the edit changed are checked
-        problems = validate_changed_documents(scenario.workload_yaml, workload_yaml, MAX_IMPORT_WORKLOAD_BYTES)
+        problems, facts = check_changed_documents(
+            scenario.workload_yaml, workload_yaml, MAX_IMPORT_WORKLOAD_BYTES, scenario.workload_digest
+        )
     else:
         problems = validate_workload(workload_yaml, MAX_WORKLOAD_BYTES)
     if problems:
@@ -310,7 +313,10 @@ def set_workload(scenario: Scenario, version: int, workload_yaml: str) -> Scenar
         locked.workload_yaml = workload_yaml
         locked.save(update_fields=WORKLOAD_FIELDS)
 
-    return edit(scenario, version, change)
+    updated = edit(scenario, version, change)
+    if facts is not None and updated.workload_text_id:  # its digest is on the row: the next check counts nothing
+        remember_facts(updated.workload_text_id, facts)
+    return updated
 
 
 def set_details(scenario: Scenario, version: int, title: str, description: str) -> Scenario:

@@ -207,7 +207,9 @@ def fork_scenario(request: HttpRequest, slug: str) -> HttpResponse:
     if workload is not None:
         workload = workload.replace("\r\n", "\n")
         if scenario.workload_imported:  # an imported one: its bound, its edit
-            problems = validate_changed_documents(scenario.workload_yaml, workload, MAX_IMPORT_WORKLOAD_BYTES)
+            problems = validate_changed_documents(
+                scenario.workload_yaml, workload, MAX_IMPORT_WORKLOAD_BYTES, scenario.workload_digest
+            )
         else:
             problems = validate_workload(workload)
         if problems:
@@ -261,7 +263,9 @@ def validate(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"ok": None, "resend": True, "reason": str(refused)}, status=409)
     if scenario is not None and scenario.workload_imported:
         # Its saved text was checked: what differs from it is (a second, not twenty, at 50,000 pods).
-        problems = validate_changed_documents(scenario.workload_yaml, text, MAX_IMPORT_WORKLOAD_BYTES)
+        problems = validate_changed_documents(
+            scenario.workload_yaml, text, MAX_IMPORT_WORKLOAD_BYTES, scenario.workload_digest
+        )
     else:
         problems = validate_workload(text, MAX_WORKLOAD_BYTES)
     return JsonResponse({"ok": not problems, "problems": [p.as_dict() for p in problems]})

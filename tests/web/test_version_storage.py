@@ -41,6 +41,16 @@ def test_edits_of_an_imported_scenario_store_its_workload_once(imported):
     assert snapshot(scenario) == last  # the same content is the same version (compared by digest)
 
 
+def test_a_stored_workloads_cluster_document_is_its_document_without_the_configuration(imported):
+    config = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+    scenario, _ = create_scenario(
+        "Configured", nodes=imported.nodes, workload_yaml=imported.workload_yaml, scheduler_config_yaml=config
+    )
+    version = ScenarioVersion.objects.get(pk=snapshot(scenario).pk)
+    assert version.workload_text_id and version.document.endswith("---\n" + config)
+    assert version.cluster_document == version.document[: -len("---\n" + config)]
+
+
 def test_a_cordon_fits_where_a_second_copy_of_the_workload_would_not(imported, monkeypatch):
     """Each version once held the workload twice (in its document and on its own)."""
     scenario, _ = create_scenario("Imported", nodes=imported.nodes, workload_yaml=imported.workload_yaml)

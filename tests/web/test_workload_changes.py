@@ -89,9 +89,44 @@ def test_checking_the_changed_documents_gives_what_checking_all_gives(changes):
         elif len(lines) > 1:
             del lines[index]
     after = "".join(lines)
-    assert as_tuples(workload_changes.validate_changed_documents(BEFORE, after, LIMIT)) == as_tuples(
-        validate_workload(after, LIMIT)
+    assert_as_checked_whole(after)
+
+
+def assert_as_checked_whole(after: str) -> None:
+    whole = as_tuples(validate_workload(after, LIMIT))
+    assert as_tuples(workload_changes.validate_changed_documents(BEFORE, after, LIMIT)) == whole
+    # With the saved text's facts remembered (by its digest), brought up to date from what changed:
+    problems, facts = workload_changes.check_changed_documents(BEFORE, after, LIMIT, "digest-of-before")
+    assert as_tuples(problems) == whole
+    if facts is not None:
+        assert facts == workload_changes.TextFacts.of(after)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(min_value=0, max_value=len(BEFORE)),
+    st.integers(min_value=0, max_value=400),
+    st.sampled_from(["", "x", "\n", ": ", "-", "---\n", "\n---", "{", "Pod_X", " - a\n", *JUNK]),
+)
+def test_an_edit_anywhere_in_a_line_is_checked_as_checking_all_does(start, length, inserted):
+    # What the editor sends: one replacement at any character offsets, line breaks or not.
+    assert_as_checked_whole(BEFORE[:start] + inserted + BEFORE[start + length :])
+
+
+def test_a_saved_texts_facts_are_counted_once(monkeypatch):
+    counted: list[int] = []
+    counting = workload_changes.TextFacts.of
+    monkeypatch.setattr(
+        workload_changes.TextFacts, "of", classmethod(lambda cls, text: counted.append(len(text)) or counting(text))
     )
+    after = BEFORE.replace("name: pod-3,", "name: pod-3b,")
+    for _ in range(3):  # the editor checks after each pause in typing
+        assert workload_changes.check_changed_documents(BEFORE, after, LIMIT, "saved-digest")[0] == []
+    assert counted == [len(BEFORE)]
+    _, facts = workload_changes.check_changed_documents(BEFORE, after, LIMIT, "saved-digest")
+    workload_changes.remember_facts("digest-once-saved", facts)  # what a save does (board.set_workload)
+    workload_changes.check_changed_documents(after, BEFORE, LIMIT, "digest-once-saved")
+    assert counted == [len(BEFORE)]
 
 
 def test_one_pod_changed_in_five_thousand_is_one_document_parsed(monkeypatch):
