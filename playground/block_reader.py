@@ -43,6 +43,8 @@ def block_yaml(text: str) -> Any:
 class _BlockReader:
     def __init__(self, indents: list[int], bodies: list[str]) -> None:
         self.indents, self.bodies, self.cache = indents, bodies, dict[str, Any]()
+        # A mapping line's key and the text of its value, by the line: kubectl repeats most lines.
+        self.lines: dict[str, tuple[str, str]] = {}
 
     def block(self, index: int, indent: int) -> tuple[Any, int]:
         body = self.bodies[index]
@@ -78,12 +80,16 @@ class _BlockReader:
             body = bodies[index]
             if body == "-" or body[:2] == "- ":
                 break
-            split = _mapping_key(body)
-            if split is None:
-                raise _NotPlain
-            raw_key, rest = split
-            key = self.scalar(raw_key)
-            key = str(key).lower() if isinstance(key, bool) else str(key)
+            known = self.lines.get(body)
+            if known is None:
+                split = _mapping_key(body)
+                if split is None:
+                    raise _NotPlain
+                raw_key, rest = split
+                resolved = self.scalar(raw_key)
+                key = str(resolved).lower() if isinstance(resolved, bool) else str(resolved)
+                known = self.lines[body] = (key, rest)
+            key, rest = known
             if key in mapping:
                 raise _NotPlain
             index += 1
