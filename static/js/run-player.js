@@ -279,6 +279,14 @@ function currentTime() {
   return position > 0 ? frameTime(run.events[position - 1]) : 0;
 }
 
+// "finished" once the player holds the whole run: the status can come before the last events (see
+// holdsWholeRun), and "event 0/0 · finished" would say the run has no events.
+function statusText() {
+  if (run.status === "failed" || run.status === "interrupted") return `${run.status}: ${run.error}`;
+  if (run.status === "finished" && !holdsWholeRun()) return "simulated, receiving its events";
+  return run.status;
+}
+
 function renderStatus() {
   const status = control("status");
   if (!status || !run) return;
@@ -288,7 +296,7 @@ function renderStatus() {
     at.value = String(time);
     panel().querySelector('[data-act="time"]').textContent = `${Number(time).toFixed(1)}s`;
   }
-  const state = run.status === "failed" || run.status === "interrupted" ? `${run.status}: ${run.error}` : run.status;
+  const state = statusText();
   const resume = control("resume");
   if (resume) resume.hidden = run.status !== "interrupted";
   status.textContent = `t=${Number(time).toFixed(1)}s · event ${position}/${run.events.length} · ${state}`;
