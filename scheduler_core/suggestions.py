@@ -31,8 +31,8 @@ from typing import Any
 
 import yaml
 
-from scheduler_core.admission.quantities import format_quantity
 from scheduler_core.api.manifests import Manifest
+from scheduler_core.api.quantity import format_quantity
 from scheduler_core.api.selectors import NODE_NAME_FIELD, requirement_matches
 from scheduler_core.api.types import (
     CPU,

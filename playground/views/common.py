@@ -325,13 +325,9 @@ def readable_quantity(resource: str, text: str) -> str:
 
 
 def _format(resource: str, amount: int) -> str:
-    from scheduler_core.api.quantity import format_bytes, format_milli_cpu
+    from scheduler_core.api.quantity import format_quantity
 
-    if resource == "cpu":
-        return format_milli_cpu(amount)
-    if resource == "memory":
-        return format_bytes(amount)
-    return str(amount)
+    return format_quantity(resource, amount)  # as static/js/node-usage.js formatAmount prints it too
 
 
 def _group(cards: list[dict[str, Any]], key: str, then: str = "") -> list[tuple[str, list[dict[str, Any]]]]:

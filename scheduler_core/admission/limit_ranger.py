@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from scheduler_core.admission.priority import AdmissionError
-from scheduler_core.admission.quantities import format_decimal_si, format_quantity
+from scheduler_core.api.quantity import format_decimal_si, format_quantity
 from scheduler_core.api.types import Container, Pod, ResourceRequirements
 from scheduler_core.api.workloads import LimitRange, LimitRangeItem
 

@@ -23,8 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from scheduler_core.admission.limit_ranger import forbidden, pod_totals
-from scheduler_core.admission.quantities import format_quantity
 from scheduler_core.api.qos import BEST_EFFORT, qos_class
+from scheduler_core.api.quantity import format_quantity
 from scheduler_core.api.types import CPU, EPHEMERAL_STORAGE, MEMORY, Pod
 from scheduler_core.api.workloads import PersistentVolumeClaim, ResourceQuota, Service
 from scheduler_core.scheduler.resources import is_pod_level_resource, pod_requests

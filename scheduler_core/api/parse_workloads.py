@@ -699,9 +699,8 @@ def parse_resource_quota(fields: Fields) -> ResourceQuota:
     amounts: dict[str, int] = {}
     if hard is not None:
         for name, raw in hard.data.items():
-            is_cpu = name in ("cpu", "requests.cpu", "limits.cpu")
             try:
-                amounts[name] = quantity.milli_value(raw) if is_cpu else quantity.value(raw)
+                amounts[name] = quantity.milli_value(raw) if name in quantity.CPU_RESOURCES else quantity.value(raw)
             except QuantityError as error:
                 raise hard.error(name, f'invalid quantity "{raw}": {error}') from None
     return ResourceQuota(metadata=parse_metadata(fields, namespaced=True), hard=amounts, scopes=spec.strings("scopes"))

@@ -95,14 +95,55 @@ def _remembered(text: str | int | float, scale: int) -> int:
     return _round_up(parse_quantity(text) * scale)
 
 
-def format_milli_cpu(millicores: int) -> str:
-    """CPU as Kubernetes prints it: whole cores without a suffix, otherwise millicores."""
-    return str(millicores // 1000) if millicores % 1000 == 0 else f"{millicores}m"
+# ---------------------------------------------------------------------------- printing
+# The engine keeps amounts as integers (CPU in millicores, everything else in base units), so the
+# format the user wrote is gone; these print the one upstream would for such a value, its canonical
+# String(): CPU as whole cores or millicores ("2", "1500m"); bytes with the largest binary suffix that
+# divides them ("512Mi", "3584Mi", "1Gi"), else with the largest decimal one ("500M"); counts in
+# decimal SI ("3", "1k"). Amounts the kubelet measures (BinarySI) print with a binary suffix or none.
+# static/js/node-usage.js prints the board's bars by the same rules (a browser test compares them).
+
+CPU_RESOURCES = frozenset({"cpu", "requests.cpu", "limits.cpu"})
+BYTE_RESOURCES = frozenset(
+    {
+        "memory", "requests.memory", "limits.memory", "ephemeral-storage", "requests.ephemeral-storage",
+        "limits.ephemeral-storage", "storage", "requests.storage",
+    }
+)  # fmt: skip
+_BINARY_LARGEST_FIRST = sorted(_BINARY.items(), key=lambda item: -item[1])
+_DECIMAL_LARGEST_FIRST = [(suffix, 10**power) for suffix, power in _DECIMAL.items() if power >= 3][::-1]
 
 
-def format_bytes(amount: int) -> str:
-    """Bytes in the largest binary unit that divides them exactly (as `kubectl describe` shows)."""
-    for suffix, factor in reversed(_BINARY.items()):
+def format_decimal_si(amount: int) -> str:
+    """A DecimalSI quantity: the largest power-of-1000 suffix that leaves a whole number."""
+    for suffix, factor in _DECIMAL_LARGEST_FIRST:
         if amount and amount % factor == 0:
             return f"{amount // factor}{suffix}"
     return str(amount)
+
+
+def format_binary_si(amount: int) -> str:
+    """A BinarySI quantity: the largest power-of-1024 suffix that leaves a whole number, else none."""
+    for suffix, factor in _BINARY_LARGEST_FIRST:
+        if amount and amount % factor == 0:
+            return f"{amount // factor}{suffix}"
+    return str(amount)
+
+
+def format_milli_cpu(millicores: int) -> str:
+    """CPU: whole cores when exact ("2"), otherwise millicores ("500m")."""
+    return format_decimal_si(millicores // 1000) if millicores % 1000 == 0 else f"{millicores}m"
+
+
+def format_bytes(amount: int) -> str:
+    """Bytes as a user most likely wrote them: binary when exact in Ki or above, else decimal SI."""
+    return format_binary_si(amount) if amount and amount % 1024 == 0 else format_decimal_si(amount)
+
+
+def format_quantity(name: str, amount: int) -> str:
+    """An amount of the named resource (cpu, requests.memory, pods, count/...)."""
+    if name in CPU_RESOURCES:
+        return format_milli_cpu(amount)
+    if name in BYTE_RESOURCES or name.startswith(("hugepages-", "requests.hugepages-")):
+        return format_bytes(amount)
+    return format_decimal_si(amount)

@@ -28,8 +28,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from scheduler_core.admission.quantities import format_binary_si, format_bytes
 from scheduler_core.api import quantity
+from scheduler_core.api.quantity import format_binary_si, format_bytes
 from scheduler_core.api.types import MEMORY, NO_SCHEDULE, Container, Node, Pod, Taint
 from scheduler_core.cluster import Change, ChangeType
 from scheduler_core.controllers.base import MEMORY_USAGE_ANNOTATION, Context, DirtyKeys, record

@@ -24,15 +24,25 @@ export function requestedByNode(pods) {
 }
 
 const BINARY = [["Ei", 2 ** 60], ["Pi", 2 ** 50], ["Ti", 2 ** 40], ["Gi", 2 ** 30], ["Mi", 2 ** 20], ["Ki", 2 ** 10]];
+const BYTE_RESOURCES = new Set(["memory", "ephemeral-storage", "storage"]); // a node's, by their names
+const DECIMAL = [["E", 10 ** 18], ["P", 10 ** 15], ["T", 10 ** 12], ["G", 10 ** 9], ["M", 10 ** 6], ["k", 10 ** 3]];
 
-/** An amount as the server's bars print it (scheduler_core.api.quantity.format_milli_cpu / format_bytes). */
+/** The largest suffix of `units` that leaves a whole number, else the number alone. */
+function withSuffix(amount, units) {
+  const unit = units.find(([, factor]) => amount && amount % factor === 0);
+  return unit ? `${amount / unit[1]}${unit[0]}` : String(amount);
+}
+
+/**
+ * An amount as the server prints it (scheduler_core.api.quantity.format_quantity, upstream's
+ * canonical Quantity text): CPU in whole cores or millicores, bytes with a binary suffix when one
+ * divides them (else a decimal one), counts with a decimal suffix. Amounts past 2^53 lose digits.
+ */
 export function formatAmount(resource, amount) {
-  if (resource === "cpu") return amount % 1000 === 0 ? String(amount / 1000) : `${amount}m`;
-  if (resource === "memory") {
-    const unit = BINARY.find(([, factor]) => amount && amount % factor === 0);
-    return unit ? `${amount / unit[1]}${unit[0]}` : String(amount);
-  }
-  return String(amount);
+  if (resource === "cpu") return amount % 1000 === 0 ? withSuffix(amount / 1000, DECIMAL) : `${amount}m`;
+  const bytes = BYTE_RESOURCES.has(resource) || resource.startsWith("hugepages-");
+  if (bytes && amount % 1024 === 0) return withSuffix(amount, BINARY);
+  return withSuffix(amount, DECIMAL);
 }
 
 /** Bytes to a short reading for chart labels (1.5Gi), where exactness matters less than width. */

@@ -5,9 +5,9 @@ from dataclasses import replace
 import pytest
 
 from scheduler_core.admission.priority import AdmissionError
-from scheduler_core.admission.quantities import format_quantity
 from scheduler_core.admission.resource_quota import is_charged, pod_usage
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.quantity import format_quantity
 from tests.core.admission.helpers import admitted, api_server
 
 MI = 2**20

@@ -2,7 +2,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scheduler_core.api.quantity import FORMAT_ERROR, format_bytes, format_milli_cpu, milli_value, value
+from scheduler_core.api.quantity import (
+    FORMAT_ERROR,
+    format_bytes,
+    format_milli_cpu,
+    format_quantity,
+    milli_value,
+    value,
+)
 from scheduler_core.errors import QuantityError
 
 
@@ -77,10 +84,24 @@ def test_huge_exponents_are_refused_quickly_not_computed():
 
 
 def test_formatting_matches_kubectl():
+    # resource.Quantity's canonical String(): what kubectl prints for the value of each text.
     assert format_milli_cpu(2000) == "2"
     assert format_milli_cpu(1500) == "1500m"
+    assert format_milli_cpu(1_000_000) == "1k"  # MustParse("1000").String() for a thousand cores
     assert format_bytes(128 * 2**20) == "128Mi"
-    assert format_bytes(1000) == "1000"
+    assert format_bytes(1000) == "1k"  # MustParse("1000") is DecimalSI: "1k"
+    assert format_bytes(1536) == "1536" and format_bytes(1536 * 2**10) == "1536Ki"
+    assert format_bytes(500 * 10**6) == "500M"
+    assert format_bytes(32817148 * 2**10) == "32817148Ki"  # a kubelet's memory capacity, as reported
+    assert [format_quantity(name, 1000) for name in ("pods", "requests.cpu", "requests.memory")] == ["1k", "1", "1k"]
+    assert format_quantity("hugepages-2Mi", 4 * 2**20) == "4Mi"
+
+
+@given(st.integers(min_value=0, max_value=2**62))
+def test_printed_quantities_read_back_as_the_same_amount(amount):
+    for name in ("memory", "pods", "ephemeral-storage"):
+        assert value(format_quantity(name, amount)) == amount
+    assert milli_value(format_milli_cpu(amount)) == amount
 
 
 @given(st.integers(min_value=0, max_value=10**12))
