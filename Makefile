@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint services chromium clean scale-out lighthouse bench-playback bench-scale reset-data prune-runs
+.PHONY: run test check lint services chromium clean scale-out lighthouse bench-playback bench-scale reset-data prune-runs
 
 run: $(VENV)/.installed-runtime  ## install, migrate, load the gallery, serve at http://127.0.0.1:8000
 	export SECRET_KEY="$$(scripts/secret-key $(PY))" && \
@@ -15,8 +15,16 @@ run: $(VENV)/.installed-runtime  ## install, migrate, load the gallery, serve at
 test: $(VENV)/.installed-dev node_modules/.installed chromium services  ## install test tools and run the whole suite
 	scripts/run-tests
 
+# The inner loop while changing the engine: what `make test` checks first, and the core tests.
+check: $(VENV)/.installed-dev  ## ruff check and format, mypy --strict, the engine's tests: under two minutes
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(PY) -m pytest -q tests/core
+
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 chromium:
@@ -55,7 +63,7 @@ bench-scale: $(VENV)/.installed-dev chromium  ## first frame, explain, cordon, p
 
 reset-data:  ## delete the local SQLite database (scenarios, runs); the next `make run` starts afresh with the gallery
 	@if [ -n "$$DATABASE_URL" ]; then echo "DATABASE_URL is set: reset that database yourself" >&2; exit 1; fi
-	rm -f "$${SQLITE_PATH:-var/db.sqlite3}" "$${SQLITE_PATH:-var/db.sqlite3}-wal" "$${SQLITE_PATH:-var/db.sqlite3}-shm"
+	db="$${SQLITE_PATH:-$${PLAYGROUND_VAR_DIR:-var}/db.sqlite3}" && rm -f "$$db" "$$db-wal" "$$db-shm"
 
 prune-runs: $(VENV)/.installed-runtime  ## delete old runs now (each scenario keeps its newest PLAYGROUND_RUNS_KEPT and linked ones)
 	DEBUG=1 $(PY) manage.py prune_runs
