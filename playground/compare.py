@@ -19,13 +19,11 @@ import yaml
 
 from playground import preview_keys
 from playground.models import Run, ScenarioVersion
-from playground.runs import DEFAULT_UNTIL_SECONDS, run_options
+from playground.runs import DEFAULT_UNTIL_SECONDS, configuration_of, run_simulation
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.cluster import SimulationLimitError
 from scheduler_core.compare import Change, Comparison, NodeBalance, Outcome, compare_outcomes, outcome_of
 from scheduler_core.errors import ManifestError
-from scheduler_core.scheduler.config import SchedulerConfiguration, parse_configuration
-from scheduler_core.simulation import Simulation
 
 logger = logging.getLogger(__name__)
 
@@ -198,14 +196,12 @@ def outcome_for(document: str, config_yaml: str, seed: int) -> Outcome:
         if key in _cache:
             _cache.move_to_end(key)
             return _cache[key]
-    config: SchedulerConfiguration | None = None
-    if config_yaml.strip():
-        try:
-            config = parse_configuration(config_yaml, source="configuration")
-        except ManifestError as error:
-            raise ConfigurationError(error) from None
+    try:
+        config = configuration_of(config_yaml, source="configuration")
+    except ManifestError as error:
+        raise ConfigurationError(error) from None
     manifests = load_manifests(document, source="scenario")
-    simulation = Simulation(manifests, config, seed=seed, options=run_options(manifests, replay=True))
+    simulation = run_simulation(manifests, config, seed, replay=True)
     simulation.run_to_end(until=DEFAULT_UNTIL_SECONDS)
     outcome = outcome_of(simulation)
     with _lock:

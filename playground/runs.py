@@ -34,7 +34,7 @@ from scheduler_core.cluster import Change, ChangeType, Cluster, SimulationLimitE
 from scheduler_core.controllers.base import SimulationOptions
 from scheduler_core.errors import ManifestError
 from scheduler_core.events import Event
-from scheduler_core.scheduler.config import parse_configuration
+from scheduler_core.scheduler.config import SchedulerConfiguration, parse_configuration
 from scheduler_core.scheduler.resources import pod_requests
 from scheduler_core.simulation import Checkpoint, InstantEnd, Simulation
 
@@ -92,6 +92,19 @@ def run_options(manifests: list[Manifest], *, replay: bool = False) -> Simulatio
     cpu = MAX_REPLAY_CPU_SECONDS if replay else MAX_RUN_CPU_SECONDS
     scale = budget_scale(manifests, PODS_IN_BASE_BUDGET, MAX_BUDGET_SCALE)
     return SimulationOptions(max_events=event_cap(manifests), max_cpu_seconds=round(cpu * scale, 2))
+
+
+def configuration_of(text: str, source: str = "config") -> SchedulerConfiguration | None:
+    """A version's scheduler configuration, parsed; None for none (the default profile)."""
+    return parse_configuration(text, source) if text.strip() else None
+
+
+def run_simulation(
+    manifests: list[Manifest], config: SchedulerConfiguration | None, seed: int, *, replay: bool = False
+) -> Simulation:
+    """The simulation a run (or a replay of one, or a comparison's side) goes through: its manifests
+    under its configuration with its seed, bounded by run_options."""
+    return Simulation(manifests, config, seed=seed, options=run_options(manifests, replay=replay))
 
 
 def event_cap(manifests: list[Manifest]) -> int:
@@ -291,12 +304,7 @@ def _execute(
             manifests = load_manifests(run.version.cluster_document, source="scenario")
         if declared_pods(manifests) >= FREEZE_HEAP_FROM_PODS:
             heap.freeze_before_growth()
-        config = (
-            parse_configuration(run.version.scheduler_config_yaml)
-            if run.version.scheduler_config_yaml.strip()
-            else None
-        )
-        simulation = Simulation(manifests, config, seed=run.seed, options=run_options(manifests))
+        simulation = run_simulation(manifests, configuration_of(run.version.scheduler_config_yaml), run.seed)
         simulation.cluster.watch(lambda _change: heartbeat.beat())
         batch: list[RunEvent] = []
         flushed_at = time.monotonic()
@@ -639,10 +647,8 @@ def replay(run: Run, seq: int) -> Replay:
     middle of an instant: the same version and seed replay the same frames, and what the engine did
     after that frame in its instant is undone, so this is the cluster the viewer sees."""
     manifests = load_manifests(run.version.cluster_document, source="scenario")
-    config = (
-        parse_configuration(run.version.scheduler_config_yaml) if run.version.scheduler_config_yaml.strip() else None
-    )
-    simulation = Simulation(manifests, config, seed=run.seed, options=run_options(manifests, replay=True))
+    config = configuration_of(run.version.scheduler_config_yaml)
+    simulation = run_simulation(manifests, config, run.seed, replay=True)
     time = 0.0
     later: list[Change | Event] = []
     if seq > 0:
