@@ -32,8 +32,6 @@ from playground.models import Run
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.cluster import SimulationLimitError
 from scheduler_core.errors import ManifestError
-from scheduler_core.scheduler.config import parse_configuration
-from scheduler_core.simulation import Simulation
 
 logger = logging.getLogger(__name__)
 
@@ -196,9 +194,9 @@ def _replay(job: _Job) -> str:
     """Replays the run to its end and keeps it (run_states.remember); the reason it could not, if any."""
     try:
         manifests = load_manifests(job.cluster_document, source="scenario")
-        config = parse_configuration(job.scheduler_config_yaml) if job.scheduler_config_yaml.strip() else None
+        config = runs.configuration_of(job.scheduler_config_yaml)
         # The run's own budget, not a request's: the run fitted in it, and its replay costs the same.
-        simulation = Simulation(manifests, config, seed=job.seed, options=runs.run_options(manifests))
+        simulation = runs.run_simulation(manifests, config, job.seed)
         run_frames = runs.RunFrames(simulation, keep=run_states.MAX_ITEMS)
         count, last = 0, None
         for frame in run_frames:
