@@ -11,8 +11,20 @@ import yaml
 FAST_LOADER: Any = getattr(yaml, "CSafeLoader", None)
 # The lines that hold something: not blank, not a comment.
 _CONTENT_LINE = re.compile(r"^ *[^ \n#].*", re.MULTILINE)
-# What PyYAML reads as a line break besides "\n", or a directive or document marker: declined.
-_DECLINED = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]|^ *(?:---|\\.\\.\\.|%)", re.MULTILINE)
+# Declined: what str.splitlines or PyYAML reads as a line break besides "\n" (a character each, found
+# by str's own search), and a directive or a document marker at a line's start (searched from the
+# line break: a literal first character is found quickly; anchored with ^, each position is tried).
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+_MARKER_FIRST = re.compile(r" *(?:---|\.\.\.|%)")
+_MARKER_AFTER_BREAK = re.compile(r"\n *(?:---|\.\.\.|%)")
+
+
+def _declined(text: str) -> bool:
+    return (
+        any(character in text for character in _OTHER_BREAKS)
+        or _MARKER_FIRST.match(text) is not None
+        or _MARKER_AFTER_BREAK.search(text) is not None
+    )
 
 
 class _NotPlain(Exception):
@@ -24,7 +36,7 @@ def block_yaml(text: str) -> Any:
     one-line scalars, one-line flow values). Scalars are resolved by libyaml itself (one value at a time,
     cached), so they mean what PyYAML makes of them. Anything else (block scalars, multi-line flow
     or quoted values, anchors, tags, several documents, duplicate keys) gives None."""
-    if _DECLINED.search(text):
+    if _declined(text):
         return None
     lines = _CONTENT_LINE.findall(text)
     bodies = [line.lstrip(" ") for line in lines]
