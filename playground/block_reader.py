@@ -8,20 +8,21 @@ from typing import Any
 
 import yaml
 
+from playground.line_breaks import has_other_line_breaks
+
 FAST_LOADER: Any = getattr(yaml, "CSafeLoader", None)
 # The lines that hold something: not blank, not a comment.
 _CONTENT_LINE = re.compile(r"^ *[^ \n#].*", re.MULTILINE)
-# Declined: what str.splitlines or PyYAML reads as a line break besides "\n" (a character each, found
-# by str's own search), and a directive or a document marker at a line's start (searched from the
-# line break: a literal first character is found quickly; anchored with ^, each position is tried).
-_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+# Declined: a line break besides "\n" (line_breaks.py), and a directive or a document marker at a
+# line's start (searched from the line break: a literal first character is found quickly; anchored
+# with ^, each position is tried).
 _MARKER_FIRST = re.compile(r" *(?:---|\.\.\.|%)")
 _MARKER_AFTER_BREAK = re.compile(r"\n *(?:---|\.\.\.|%)")
 
 
 def _declined(text: str) -> bool:
     return (
-        any(character in text for character in _OTHER_BREAKS)
+        has_other_line_breaks(text)
         or _MARKER_FIRST.match(text) is not None
         or _MARKER_AFTER_BREAK.search(text) is not None
     )

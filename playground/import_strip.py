@@ -15,6 +15,8 @@ import functools
 import re
 from collections.abc import Iterable
 
+from playground.line_breaks import has_other_line_breaks
+
 # The pod fields that matter for scheduling, kept as they are.
 POD_SPEC_KEEP = (
     "nodeName", "nodeSelector", "affinity", "tolerations", "topologySpreadConstraints", "schedulerName",
@@ -38,8 +40,6 @@ KEPT_PREFIXES = frozenset(path[:length] for path in KEEP for length in range(len
 
 _KEY_LINE = re.compile(r"( *)(- +)?([A-Za-z_][\w./-]*|\"[^\"]*\"|'[^']*'):(?: +(.*))?$")
 _BLOCK_SCALAR = re.compile(r"[|>][-+0-9]*(?: +#.*)?$")
-# Line breaks other than "\n" (str.splitlines' list): a piece holding one is read line by line.
-_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _CARRIED_MOST = 4 * 2**20  # a block kept whole longer than this is read line by line
 
 
@@ -216,7 +216,7 @@ def _with_newlines(piece: str) -> str:
     """The piece with every line break "\\n": str.splitlines' lines, which the engine's errors count."""
     if "\r\n" in piece:
         piece = piece.replace("\r\n", "\n")
-    if _OTHER_BREAKS.search(piece):
+    if has_other_line_breaks(piece):
         piece = "\n".join(piece.splitlines()) + "\n"
     return piece
 

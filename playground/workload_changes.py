@@ -19,6 +19,7 @@ import re
 import threading
 from dataclasses import dataclass
 
+from playground.line_breaks import has_other_line_breaks
 from playground.scenarios import ValidationProblem, validate_workload
 from scheduler_core.api.yaml_loader import MAX_DOCUMENTS, MAX_YAML_NODES
 
@@ -27,8 +28,6 @@ _SEPARATOR = re.compile(r"---(?:[ \t\x85\u2028\u2029]|$)", re.MULTILINE)  # YAML
 _SEPARATOR_AFTER_BREAK = re.compile(r"\n---(?=[ \t\x85\u2028\u2029\n]|\Z)")
 _CONTENT_LINE = re.compile(r"^[^\S\n]*[^\s#]", re.MULTILINE)  # neither blank nor a comment
 _NUMBERED = re.compile(r"document (\d+)")
-_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e")  # what str.splitlines breaks at besides "\n"
-_OTHER_BREAKS_NOT_ASCII = ("\x85", "\u2028", "\u2029")
 _CHUNK = 1 << 16  # texts are compared this many characters at a time
 
 
@@ -43,7 +42,7 @@ class TextFacts:
 
     @classmethod
     def of(cls, text: str) -> "TextFacts":
-        return cls(_node_marks(text), _separator_lines(text), _has_markers(text), _has_other_breaks(text))
+        return cls(_node_marks(text), _separator_lines(text), _has_markers(text), has_other_line_breaks(text))
 
     def changed(self, removed: str, added: str, at_start: bool) -> "TextFacts":
         """The facts once the whole lines `removed` are replaced by `added` (at the text's start or not)."""
@@ -51,7 +50,7 @@ class TextFacts:
             self.node_marks - _node_marks(removed) + _node_marks(added),
             self.separators - _separator_lines(removed) + _separator_lines(added),
             self.markers or _has_markers(added if at_start else "\n" + added),
-            self.other_breaks or _has_other_breaks(added),
+            self.other_breaks or has_other_line_breaks(added),
         )
 
 
@@ -233,11 +232,6 @@ def _node_marks(text: str) -> int:
 
 def _has_markers(text: str) -> bool:
     return text.startswith(("%", "...")) or "\n%" in text or "\n...\n" in text or text.endswith("\n...")
-
-
-def _has_other_breaks(text: str) -> bool:
-    breaks = _OTHER_BREAKS if text.isascii() else _OTHER_BREAKS + _OTHER_BREAKS_NOT_ASCII
-    return any(character in text for character in breaks)
 
 
 def _shifted(problem: ValidationProblem, lines: int, documents: int) -> ValidationProblem:

@@ -157,6 +157,16 @@ def test_directives_and_end_markers_are_checked_whole(monkeypatch, marker):
     assert parsed == [after]
 
 
+@pytest.mark.parametrize("line_break", ["\x85", "\u2028", "\x0c"])
+def test_a_line_break_other_than_lf_is_checked_whole(monkeypatch, line_break):
+    # The changed lines are found and counted by LF; splitlines and PyYAML break at these too.
+    parsed: list[str] = []
+    monkeypatch.setattr(workload_changes, "validate_workload", lambda text, limit: parsed.append(text) or [])
+    after = BEFORE.replace("name: pod-3,", f"name: pod-3,{line_break}", 1)
+    workload_changes.validate_changed_documents(BEFORE, after, LIMIT)
+    assert parsed == [after]
+
+
 def test_the_size_bound_is_the_whole_texts():
     after = BEFORE + flow_pod("one-more")
     [problem] = workload_changes.validate_changed_documents(BEFORE, after, len(BEFORE) + 10)
