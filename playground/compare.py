@@ -20,10 +20,10 @@ import yaml
 from playground import preview_keys
 from playground.models import Run, ScenarioVersion
 from playground.runs import DEFAULT_UNTIL_SECONDS, configuration_of, run_simulation
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.cluster import SimulationLimitError
-from scheduler_core.compare import Change, Comparison, NodeBalance, Outcome, compare_outcomes, outcome_of
-from scheduler_core.errors import ManifestError
+from scheduler_core.explain.compare import Change, Comparison, NodeBalance, Outcome, compare_outcomes, outcome_of
+from scheduler_core.store.cluster import SimulationLimitError
 
 logger = logging.getLogger(__name__)
 

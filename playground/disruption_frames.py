@@ -10,9 +10,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from scheduler_core.api.types import Pod, PodDisruptionBudget
-from scheduler_core.cluster import Change
-from scheduler_core.events import Event
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.store.cluster import Change
+from scheduler_core.store.events import Event
 
 BUDGET_KIND = "PodDisruptionBudget"
 

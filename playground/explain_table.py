@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from scheduler_core.explain import Explanation, NodeReport
+from scheduler_core.explain.explain import Explanation, NodeReport
 
 ALL_ROWS_UP_TO = 50
 TOP_FITTING = 20

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from scheduler_core.errors import ManifestError
+from scheduler_core.api.errors import ManifestError
 
 CHUNK_CHARS = 1 << 20  # the text is decoded from pieces of about this size
 _DECODER = json.JSONDecoder()

@@ -25,9 +25,9 @@ from playground import import_json
 from playground.block_reader import FAST_LOADER, block_yaml
 from playground.import_strip import CONTAINER_KEEP, KEEP, KEPT_PREFIXES, POD_SPEC_KEEP, strip_text
 from playground.scenarios import MAX_IMPORT_WORKLOAD_BYTES, MAX_NODES, InvalidEdit
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import parse_object
 from scheduler_core.api.yaml_loader import MAX_YAML_BYTES, YamlDocument, load_documents
-from scheduler_core.errors import ManifestError
 
 # Bounds on one import (the settings may lower or raise them; see import_limits).
 DEFAULT_MAX_IMPORT_BYTES = 512 * 2**20  # decompressed text: 50,000 pods with managedFields fit

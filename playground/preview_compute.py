@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
 from playground.budgets import MOST_SCALED_PODS, budget_scale, declared_pods
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.qos import qos_class
-from scheduler_core.cluster import SimulationLimitError
 from scheduler_core.controllers.base import SimulationOptions
-from scheduler_core.errors import ManifestError
 from scheduler_core.scheduler.resources import pod_requests
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.store.cluster import SimulationLimitError
 
 PENDING_SHOWN = 100  # pending pods listed on the board; the rest are counted
 

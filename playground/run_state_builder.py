@@ -29,9 +29,9 @@ from typing import Any
 from playground import heap, run_states, runs
 from playground.background import keep_workers, lower_priority, next_job
 from playground.models import Run
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.cluster import SimulationLimitError
-from scheduler_core.errors import ManifestError
+from scheduler_core.store.cluster import SimulationLimitError
 
 logger = logging.getLogger(__name__)
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from scheduler_core.api.types import Pod
-from scheduler_core.cluster import Change, Cluster
-from scheduler_core.events import Event
 from scheduler_core.scheduler.config import SchedulerConfiguration
 from scheduler_core.scheduler.snapshot import PodInfoCache
+from scheduler_core.store.cluster import Change, Cluster
+from scheduler_core.store.events import Event
 
 MAX_RUNS = 4
 MAX_ITEMS = 1_500_000  # changes and events over all kept runs (500 / 5,000: about 60,000)

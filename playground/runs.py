@@ -28,15 +28,15 @@ from playground.disruption_frames import BUDGET_KIND, EvictionCountdowns, budget
 from playground.models import Run, RunEvent, Scenario, ScenarioVersion
 from playground.retention import prune_scenario_runs
 from playground.scenarios import snapshot
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import Manifest, load_manifests
 from scheduler_core.api.types import Node, Pod
-from scheduler_core.cluster import Change, ChangeType, Cluster, SimulationLimitError
 from scheduler_core.controllers.base import SimulationOptions
-from scheduler_core.errors import ManifestError
-from scheduler_core.events import Event
 from scheduler_core.scheduler.config import SchedulerConfiguration, parse_configuration
 from scheduler_core.scheduler.resources import pod_requests
-from scheduler_core.simulation import Checkpoint, InstantEnd, Simulation
+from scheduler_core.simulation.simulation import Checkpoint, InstantEnd, Simulation
+from scheduler_core.store.cluster import Change, ChangeType, Cluster, SimulationLimitError
+from scheduler_core.store.events import Event
 
 logger = logging.getLogger(__name__)
 
@@ -597,7 +597,7 @@ def explain_at(run: Run, pod_key: str, seq: int) -> Any:
     """Why the pod is where it is (or Pending) at event `seq` of the run: the run is replayed with
     the same seed up to that event, then the engine explains the pod against exactly that cluster
     (pods bound later in the same instant are not in it)."""
-    from scheduler_core.explain import explain_in_cluster
+    from scheduler_core.explain.explain import explain_in_cluster
 
     kept = run_states.finished_run(_state_key(run))
     if kept is not None:
@@ -612,7 +612,7 @@ def explain_kept(kept: run_states.FinishedRun, pod_key: str, seq: int, seed: int
     (gc_pause.py), as before playground/heap.py: a full collection walks only what came since the
     last, and a pause left one young collection of everything the explanation made (0.13 s at
     5,000 / 50,000)."""
-    from scheduler_core.explain import explain_in_cluster
+    from scheduler_core.explain.explain import explain_in_cluster
 
     cluster, _time = kept.cluster_at(seq)
     return explain_in_cluster(cluster, pod_key, kept.configuration, seed=seed, pod_infos=kept.pod_infos)

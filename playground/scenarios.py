@@ -23,8 +23,8 @@ from playground.models import (
     config_part,
 )
 from playground.node_loading import load_nodes
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import load_manifests, parse_object
-from scheduler_core.errors import ManifestError
 
 MAX_NODES = 5000  # the size of upstream scheduler_perf and of large production clusters (#14)
 # An imported cluster's bound pods, one line each (importing.compact_workload): a cleaned pod is

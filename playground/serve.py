@@ -143,12 +143,8 @@ def collect_static_files() -> None:
 
 def import_the_engine() -> None:
     """Before the first request: the engine's controllers, admission and timeline are imported by
-    the first Simulation otherwise (scheduler_core/simulation.py imports them when built), which
+    the first Simulation otherwise (scheduler_core/simulation/simulation.py imports them when built), which
     cost the first run's first frame 0.2-0.3 s (compiling them, where no bytecode is cached)."""
-    import scheduler_core.actions
-    import scheduler_core.admission.chain
-    import scheduler_core.controllers.registry
-    import scheduler_core.explain  # noqa: F401
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,5 +1,5 @@
 """Traffic at one event of a run: how requests to each Service and Ingress route split over pods,
-nodes and versions, as the engine's synthetic streams send them (scheduler_core/traffic.py),
+nodes and versions, as the engine's synthetic streams send them (scheduler_core/explain/traffic.py),
 shaped for the run panel's stacked bars.
 
 The run is replayed with its seed up to the event the viewer is at (runs.replay, as explain_at
@@ -18,11 +18,11 @@ from typing import Any
 
 from playground.models import Run
 from playground.runs import MAX_RUN_EVENTS, Replay, replay
-from scheduler_core import traffic as engine
 from scheduler_core.api.manifests import Manifest
 from scheduler_core.api.types import Pod
-from scheduler_core.cluster import Cluster
 from scheduler_core.controllers.endpoints import compute_endpoints
+from scheduler_core.explain import traffic as engine
+from scheduler_core.store.cluster import Cluster
 
 DEFAULT_REQUESTS = 100
 MAX_REQUESTS = 1000  # per stream: the streams then cost less than the replay they follow

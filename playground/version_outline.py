@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from playground import acting
 from playground.models import ScenarioVersion
 from playground.traffic import traffic_kinds
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import Manifest, load_manifests
-from scheduler_core.errors import ManifestError
 
 MAX_KEPT = 64
 

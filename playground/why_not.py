@@ -1,10 +1,10 @@
 """ "Why not this node?": one node's verdict from the engine's explanation of a pod, set against the
 node the scheduler chose. Nothing is recomputed: the filter reasons and the scores are the ones the
-explanation holds (scheduler_core.explain)."""
+explanation holds (scheduler_core.explain.explain)."""
 
 from dataclasses import dataclass, field
 
-from scheduler_core.explain import Explanation, NodeReport
+from scheduler_core.explain.explain import Explanation, NodeReport
 
 
 @dataclass(frozen=True, slots=True)

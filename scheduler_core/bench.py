@@ -23,10 +23,10 @@ from typing import Any
 
 from scheduler_core.api.manifests import Manifest, describe_document, parse_object
 from scheduler_core.api.types import Node, Pod
-from scheduler_core.cluster import Change, ChangeType
 from scheduler_core.scheduler.queue import SchedulingQueue
 from scheduler_core.scheduler.schedule_one import Scheduler
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.store.cluster import Change, ChangeType
 
 NODE_CAPACITY = {"cpu": "4", "memory": "32Gi", "pods": "110"}
 DEFAULT_REQUESTS = {"cpu": "100m", "memory": "500Mi"}

@@ -9,17 +9,18 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
+from scheduler_core import bench
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import Manifest, load_manifests
+from scheduler_core.api.timeline import DurationError, parse_duration
 from scheduler_core.api.yaml_loader import MAX_YAML_BYTES
-from scheduler_core.errors import ManifestError
-from scheduler_core.explain import Explanation, explain
+from scheduler_core.explain.explain import Explanation, explain
 from scheduler_core.scheduler.config import SchedulerConfiguration, parse_configuration
-
-if TYPE_CHECKING:
-    from scheduler_core.cluster import Cluster
-    from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.simulation.state import cluster_state
+from scheduler_core.store.cluster import Cluster, SimulationLimitError
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL_ERROR = 3
@@ -148,11 +149,6 @@ def _run_explain(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _run_simulate(args: argparse.Namespace, out: TextIO) -> int:
-    from scheduler_core.cluster import SimulationLimitError
-    from scheduler_core.simulation import Simulation
-    from scheduler_core.state import cluster_state
-    from scheduler_core.timeline import DurationError, parse_duration
-
     until = None
     if args.until is not None:
         try:
@@ -198,8 +194,6 @@ def _cluster_at_event(simulation: "Simulation", seq: int, until: float | None) -
 
 
 def _run_bench(args: argparse.Namespace, out: TextIO) -> int:
-    from scheduler_core import bench
-
     names = args.workload or None
     for name in names or []:
         if name not in bench.WORKLOADS:

@@ -24,9 +24,9 @@ from playground.scenarios import (
 from playground.version_outline import Outline, kept_outline, outline
 from playground.views.common import editor_secret, int_param
 from playground.why_not import why_not
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.cluster import SimulationLimitError
-from scheduler_core.errors import ManifestError
+from scheduler_core.store.cluster import SimulationLimitError
 
 
 @require_POST

@@ -12,7 +12,7 @@ from scheduler_core.admission.default_toleration_seconds import admit_default_to
 from scheduler_core.admission.priority import admit_priority
 from scheduler_core.admission.resource_quota import KIND_RESOURCES, check_request
 from scheduler_core.api.types import Pod, PriorityClass
-from scheduler_core.cluster import Cluster, type_name
+from scheduler_core.store.cluster import Cluster, type_name
 
 Admission = Callable[[Any, Cluster], Any]
 

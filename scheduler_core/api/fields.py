@@ -10,8 +10,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from scheduler_core.api import quantity
+from scheduler_core.api.errors import ManifestError, QuantityError
 from scheduler_core.api.types import CPU
-from scheduler_core.errors import ManifestError, QuantityError
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scheduler_core.api import parse_workloads as pw
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.fields import Fields
 from scheduler_core.api.parse import (
     parse_namespace,
@@ -13,19 +14,13 @@ from scheduler_core.api.parse import (
     parse_pod_disruption_budget,
     parse_priority_class,
 )
+from scheduler_core.api.timeline import parse_action
 from scheduler_core.api.yaml_loader import load_documents
-from scheduler_core.errors import ManifestError
 
 Parser = Callable[[Fields], Any]
 CLUSTER_SCOPED_KINDS = frozenset(
     {"Node", "Namespace", "PriorityClass", "PersistentVolume", "StorageClass", "Action", "List"}
 )
-
-
-def _parse_action(fields: Fields) -> Any:
-    from scheduler_core.timeline import parse_action  # the timeline builds on this module
-
-    return parse_action(fields)
 
 
 APPS = frozenset({"apps/v1"})
@@ -47,7 +42,7 @@ KINDS: dict[str, tuple[frozenset[str], Parser]] = {
     "StorageClass": (frozenset({"storage.k8s.io/v1"}), pw.parse_storage_class),
     "LimitRange": (frozenset({"v1"}), pw.parse_limit_range),
     "ResourceQuota": (frozenset({"v1"}), pw.parse_resource_quota),
-    "Action": (frozenset({"playground/v1"}), _parse_action),
+    "Action": (frozenset({"playground/v1"}), parse_action),
     "Node": (frozenset({"v1"}), parse_node),
     "Pod": (frozenset({"v1"}), parse_pod),
     "Namespace": (frozenset({"v1"}), parse_namespace),

@@ -6,6 +6,8 @@ must not restart Always), so a scenario that would not apply to a cluster is ref
 """
 
 from scheduler_core.api import quantity
+from scheduler_core.api.cron_schedule import CronScheduleError, validate_schedule
+from scheduler_core.api.errors import QuantityError
 from scheduler_core.api.fields import Fields
 from scheduler_core.api.parse import (
     META_FIELDS,
@@ -53,7 +55,6 @@ from scheduler_core.api.workloads import (
     StatefulSetSpec,
     StorageClass,
 )
-from scheduler_core.errors import QuantityError
 
 TOP_LEVEL = frozenset({"apiVersion", "kind", "metadata", "spec", "status"})
 DEFAULT_STORAGE_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class"
@@ -374,8 +375,6 @@ def parse_cron_job(fields: Fields) -> CronJob:
     schedule = spec.string("schedule")
     if not schedule:
         raise spec.error("schedule", "Required value")
-    from scheduler_core.controllers.cron_schedule import CronScheduleError, validate_schedule
-
     try:
         validate_schedule(schedule, spec.string("timeZone") or None)
     except CronScheduleError as error:

@@ -11,7 +11,7 @@ import math
 import re
 from fractions import Fraction
 
-from scheduler_core.errors import QuantityError
+from scheduler_core.api.errors import QuantityError
 
 # Upstream's own wording for a malformed quantity (quantity.go, ErrFormatWrong).
 FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from scheduler_core.errors import ManifestError
+from scheduler_core.api.errors import ManifestError
 
 # Bounds on what one parse may cost, sized for the largest scenario the playground holds (5,000
 # Nodes, about 4 MiB and 80,000 YAML nodes, beside a workload) and an imported cluster's pods (a

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from scheduler_core.api.types import Pod
-from scheduler_core.cluster import Change, Cluster, ConflictError
-from scheduler_core.events import NORMAL, WARNING
+from scheduler_core.store.cluster import Change, Cluster, ConflictError
+from scheduler_core.store.events import NORMAL, WARNING
 
 # Annotations a scenario may set on a pod (or its template) to shape its simulated life.
 STARTUP_SECONDS_ANNOTATION = "playground.k8s.io/startup-seconds"

@@ -12,9 +12,9 @@ from typing import Any
 
 from scheduler_core.admission.priority import AdmissionError
 from scheduler_core.api.types import ObjectMeta, OwnerReference, Pod, PodSpec
-from scheduler_core.cluster import Change, ChangeType, ConflictError
 from scheduler_core.controllers.base import Context, DirtyKeys, delete_pod, record
 from scheduler_core.controllers.naming import generate_name
+from scheduler_core.store.cluster import Change, ChangeType, ConflictError
 
 # Event reasons and messages of pkg/controller/controller_utils.go (RealPodControl).
 SUCCESSFUL_CREATE_POD = "SuccessfulCreate"

@@ -19,13 +19,13 @@ from datetime import timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from scheduler_core.admission.priority import AdmissionError
+from scheduler_core.api.cron_schedule import SIMULATION_EPOCH, CronScheduleError, next_run
 from scheduler_core.api.types import ObjectMeta
 from scheduler_core.api.workloads import CronJob, CronJobStatus, Job
-from scheduler_core.cluster import Change, ChangeType, ConflictError
 from scheduler_core.controllers.base import Context, record
 from scheduler_core.controllers.controller_kit import DelayingQueue, OwnerIndex, collect_objects, controller_ref
-from scheduler_core.controllers.cron_schedule import SIMULATION_EPOCH, CronScheduleError, next_run
 from scheduler_core.controllers.job import COMPLETE, FAILED, finished_condition_type, is_finished
+from scheduler_core.store.cluster import Change, ChangeType, ConflictError
 
 NAME = "cronjob"
 SOURCE = "cronjob-controller"

@@ -31,7 +31,6 @@ from scheduler_core.api.types import (
     tolerates_taint,
 )
 from scheduler_core.api.workloads import DaemonSet, DaemonSetStatus, PodTemplateSpec
-from scheduler_core.cluster import Change, ChangeType
 from scheduler_core.controllers.base import Context, record
 from scheduler_core.controllers.controller_kit import (
     DelayingQueue,
@@ -44,6 +43,7 @@ from scheduler_core.controllers.controller_kit import (
     slow_start,
 )
 from scheduler_core.controllers.naming import template_hash
+from scheduler_core.store.cluster import Change, ChangeType
 
 NAME = "daemonset"
 SOURCE = "daemonset-controller"

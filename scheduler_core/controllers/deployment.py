@@ -24,10 +24,9 @@ from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
-from scheduler_core.actions import ActionError
+from scheduler_core.api.errors import ActionError
 from scheduler_core.api.types import Pod
 from scheduler_core.api.workloads import Deployment, ReplicaSet
-from scheduler_core.cluster import Change, ChangeType, ConflictError
 from scheduler_core.controllers import deployment_sync as sync
 from scheduler_core.controllers.base import Context, DirtyKeys, record
 from scheduler_core.controllers.deployment_recreate import rollout_recreate
@@ -41,6 +40,7 @@ from scheduler_core.controllers.deployment_util import (
 )
 from scheduler_core.controllers.replicaset import controller_uid
 from scheduler_core.controllers.requeue import Requeue
+from scheduler_core.store.cluster import Change, ChangeType, ConflictError
 
 NAME = "deployment"
 SOURCE = "deployment-controller"

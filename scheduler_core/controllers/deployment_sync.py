@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from scheduler_core.admission.priority import AdmissionError
 from scheduler_core.api.types import ObjectMeta, OwnerReference
 from scheduler_core.api.workloads import Deployment, DeploymentStatus, ReplicaSet, ReplicaSetSpec
-from scheduler_core.cluster import ConflictError
 from scheduler_core.controllers import deployment_util as util
 from scheduler_core.controllers.deployment_util import (
     AVAILABLE,
@@ -22,6 +21,7 @@ from scheduler_core.controllers.deployment_util import (
     set_condition,
 )
 from scheduler_core.controllers.naming import template_hash
+from scheduler_core.store.cluster import ConflictError
 
 if TYPE_CHECKING:
     from scheduler_core.controllers.deployment import DeploymentController

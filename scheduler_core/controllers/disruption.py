@@ -31,8 +31,8 @@ from scheduler_core.api.types import (
     PodDisruptionBudget,
     PodDisruptionBudgetStatus,
 )
-from scheduler_core.cluster import Change, ChangeType
 from scheduler_core.controllers.base import Context, DirtyKeys, record
+from scheduler_core.store.cluster import Change, ChangeType
 
 NAME = "disruption"
 SOURCE = "controllermanager"

@@ -21,10 +21,12 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from scheduler_core.api.errors import ActionError
+from scheduler_core.api.timeline import DurationError, parse_duration
 from scheduler_core.api.types import Node, Pod
-from scheduler_core.cluster import Change, ChangeType
 from scheduler_core.controllers.base import Context, record
 from scheduler_core.controllers.eviction import NOT_FOUND_CODE, TOO_MANY_REQUESTS, evict
+from scheduler_core.store.cluster import Change, ChangeType
 
 NAME = "drain"
 SOURCE = "kubectl"
@@ -131,9 +133,6 @@ class DrainController:
     # ------------------------------------------------------------------ the command
 
     def handle_action(self, action: Any) -> None:
-        from scheduler_core.actions import ActionError
-        from scheduler_core.timeline import DurationError, parse_duration
-
         target = action.target
         node: Node | None = self.ctx.cluster.get("Node", target.key)
         if node is None:

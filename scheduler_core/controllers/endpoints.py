@@ -29,8 +29,8 @@ from typing import Any
 
 from scheduler_core.api.types import Pod
 from scheduler_core.api.workloads import Service
-from scheduler_core.cluster import Change, Cluster
 from scheduler_core.controllers.base import Context, DirtyKeys
+from scheduler_core.store.cluster import Change, Cluster
 
 NAME = "endpoints"
 

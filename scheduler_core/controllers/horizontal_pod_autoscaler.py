@@ -61,6 +61,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from scheduler_core.api.errors import ActionError, QuantityError
 from scheduler_core.api.quantity import value
 from scheduler_core.api.selectors import label_selector_matches
 from scheduler_core.api.types import CPU, ObjectMeta, Pod
@@ -72,9 +73,8 @@ from scheduler_core.api.workloads import (
     HPAScalingRules,
     MetricTarget,
 )
-from scheduler_core.cluster import Change, ChangeType
 from scheduler_core.controllers.base import MEMORY_USAGE_ANNOTATION, Context, record
-from scheduler_core.errors import QuantityError
+from scheduler_core.store.cluster import Change, ChangeType
 
 NAME = "horizontal-pod-autoscaler"
 HPA_KIND = "HorizontalPodAutoscaler"
@@ -938,8 +938,6 @@ class HorizontalPodAutoscalerController:
     # ------------------------------------------------------------------ the set-utilization op
 
     def handle_action(self, action: Any) -> None:
-        from scheduler_core.actions import ActionError
-
         if action.op != "set-utilization" or action.target is None:
             raise ActionError(f"{action.op} is not an autoscaler operation")
         target = action.target

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field, replace
 
 from scheduler_core.api.types import Pod
 from scheduler_core.api.workloads import Job, JobStatus
-from scheduler_core.cluster import Change, ChangeType
 from scheduler_core.controllers.base import Context, is_active, record
 from scheduler_core.controllers.controller_kit import (
     DelayingQueue,
@@ -37,6 +36,7 @@ from scheduler_core.controllers.controller_kit import (
     slow_start,
 )
 from scheduler_core.controllers.naming import MAX_GENERATED_NAME_LENGTH
+from scheduler_core.store.cluster import Change, ChangeType
 
 NAME = "job"
 SOURCE = "job-controller"

@@ -9,7 +9,6 @@ playground.k8s.io/run-seconds (default 5 for pods that run to completion), playg
 from dataclasses import replace
 
 from scheduler_core.api.types import Pod
-from scheduler_core.cluster import Change, ChangeType
 from scheduler_core.controllers.base import (
     EXIT_CODE_ANNOTATION,
     RUN_SECONDS_ANNOTATION,
@@ -17,6 +16,7 @@ from scheduler_core.controllers.base import (
     Context,
     record,
 )
+from scheduler_core.store.cluster import Change, ChangeType
 
 NAME = "kubelet"
 DEFAULT_RUN_SECONDS = 5.0

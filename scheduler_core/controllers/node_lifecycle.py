@@ -25,10 +25,11 @@ since it only reads status.ready.
 from dataclasses import replace
 from typing import Any
 
+from scheduler_core.api.errors import ActionError
 from scheduler_core.api.types import NO_EXECUTE, NO_SCHEDULE, Node, Pod, Taint
-from scheduler_core.cluster import Change, ChangeType
 from scheduler_core.controllers.base import Context, DirtyKeys, record
 from scheduler_core.controllers.kubelet import readiness_delay
+from scheduler_core.store.cluster import Change, ChangeType
 
 NAME = "node-lifecycle"
 SOURCE = "node-controller"
@@ -74,8 +75,6 @@ class NodeLifecycleController:
     # ------------------------------------------------------------------ actions
 
     def handle_action(self, action: Any) -> None:
-        from scheduler_core.actions import ActionError
-
         target = action.target
         node: Node | None = self.ctx.cluster.get("Node", target.key)
         if node is None:

@@ -29,12 +29,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from scheduler_core.api import quantity
+from scheduler_core.api.errors import QuantityError
 from scheduler_core.api.quantity import format_binary_si, format_bytes
 from scheduler_core.api.types import MEMORY, NO_SCHEDULE, Container, Node, Pod, Taint
-from scheduler_core.cluster import Change, ChangeType
 from scheduler_core.controllers.base import MEMORY_USAGE_ANNOTATION, Context, DirtyKeys, record
-from scheduler_core.errors import QuantityError
 from scheduler_core.scheduler.resources import pod_requests
+from scheduler_core.store.cluster import Change, ChangeType
 
 NAME = "node-pressure"
 SOURCE = "kubelet"

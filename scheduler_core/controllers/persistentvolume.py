@@ -67,8 +67,8 @@ from scheduler_core.api.workloads import (
     PersistentVolumeSpec,
     StorageClass,
 )
-from scheduler_core.cluster import Change, ChangeType
 from scheduler_core.controllers.base import Context, DirtyKeys, record
+from scheduler_core.store.cluster import Change, ChangeType
 
 NAME = "persistentvolume-binder"
 SOURCE = "persistentvolume-controller"

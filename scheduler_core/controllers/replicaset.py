@@ -23,7 +23,6 @@ from scheduler_core.admission.priority import AdmissionError
 from scheduler_core.api.selectors import label_selector_matches
 from scheduler_core.api.types import ObjectMeta, OwnerReference, Pod
 from scheduler_core.api.workloads import ReplicaSet, ReplicaSetStatus
-from scheduler_core.cluster import Change, ChangeType, ConflictError
 from scheduler_core.controllers.base import Context, DirtyKeys, delete_pod, is_active, record
 from scheduler_core.controllers.naming import generate_name
 from scheduler_core.controllers.pod_deletion import (
@@ -31,6 +30,7 @@ from scheduler_core.controllers.pod_deletion import (
     ranks_by_related_pods_on_same_node,
 )
 from scheduler_core.controllers.requeue import Requeue
+from scheduler_core.store.cluster import Change, ChangeType, ConflictError
 
 NAME = "replicaset"
 SOURCE = "replicaset-controller"

@@ -12,8 +12,8 @@ from dataclasses import replace
 from scheduler_core.admission.resource_quota import KIND_RESOURCES, quota_usage
 from scheduler_core.api.types import Pod
 from scheduler_core.api.workloads import ResourceQuota
-from scheduler_core.cluster import Change, ChangeType
 from scheduler_core.controllers.base import Context, DirtyKeys
+from scheduler_core.store.cluster import Change, ChangeType
 
 NAME = "resourcequota"
 

@@ -22,7 +22,6 @@ from scheduler_core.api.workloads import (
     StatefulSet,
     StorageClass,
 )
-from scheduler_core.cluster import Change, ChangeType, Cluster
 from scheduler_core.controllers.base import Context, delete_pod, record
 from scheduler_core.scheduler.framework import Code, CycleState, Status, error
 from scheduler_core.scheduler.messages import SUCCESSFULLY_ASSIGNED
@@ -31,6 +30,7 @@ from scheduler_core.scheduler.resources import pod_requests
 from scheduler_core.scheduler.runtime import Framework
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
 from scheduler_core.scheduler.selector_source import SelectorSource
+from scheduler_core.store.cluster import Change, ChangeType, Cluster
 
 NAME = "scheduler"
 SOURCE = "default-scheduler"

@@ -38,12 +38,12 @@ from scheduler_core.api.workloads import (
     StatefulSet,
     StatefulSetStatus,
 )
-from scheduler_core.cluster import Change, ChangeType, Cluster, ConflictError
 from scheduler_core.controllers.base import Context, delete_pod, record
 from scheduler_core.controllers.controller_kit import DelayingQueue, OwnerIndex, controller_ref
 from scheduler_core.controllers.endpoints import compute_endpoints
 from scheduler_core.controllers.naming import template_hash
 from scheduler_core.controllers.requeue import Requeue
+from scheduler_core.store.cluster import Change, ChangeType, Cluster, ConflictError
 
 NAME = "statefulset"
 SOURCE = "statefulset-controller"

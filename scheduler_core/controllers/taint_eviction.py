@@ -16,8 +16,8 @@ import math
 from dataclasses import dataclass
 
 from scheduler_core.api.types import NO_EXECUTE, ObjectMeta, Pod, Taint, Toleration
-from scheduler_core.cluster import Change
 from scheduler_core.controllers.base import Context, DirtyKeys, delete_pod, record
+from scheduler_core.store.cluster import Change
 
 NAME = "taint-eviction"
 SOURCE = "taint-eviction-controller"

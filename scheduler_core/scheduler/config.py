@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.fields import Fields
 from scheduler_core.api.yaml_loader import load_documents
-from scheduler_core.errors import ManifestError
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
 DEFAULT_SCHEDULER_NAME = "default-scheduler"

@@ -6,8 +6,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.types import Pod, PodDisruptionBudget
-from scheduler_core.errors import ManifestError
 from scheduler_core.scheduler.config import EXTENSION_POINTS, PluginSet, Profile
 from scheduler_core.scheduler.framework import (
     MAX_NODE_SCORE,

@@ -15,6 +15,7 @@ from scheduler_core.scheduler.fast_path import FastPath, LazyScores, select_inde
 from scheduler_core.scheduler.framework import Code, CycleState, NodePluginScores, SchedulingError, Status
 from scheduler_core.scheduler.messages import NO_NODES_AVAILABLE_TO_SCHEDULE, fit_error_message
 from scheduler_core.scheduler.preemption import PREEMPTION_OUTCOME_KEY, PreemptionOutcome, preempted_event_message
+from scheduler_core.scheduler.registry import DEFAULT_REGISTRY
 from scheduler_core.scheduler.runtime import Framework, Handle, PluginFactory
 from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
 
@@ -168,8 +169,6 @@ class Scheduler:
         handle: Handle | None = None,
         fast_path: bool = True,
     ) -> None:
-        from scheduler_core.scheduler.registry import DEFAULT_REGISTRY
-
         self.configuration = configuration or SchedulerConfiguration()
         self.handle = handle or Handle()
         self.rng = random.Random(seed)

@@ -9,7 +9,7 @@ from playwright.sync_api import Page
 from playground.change_deltas import expand
 from playground.runs import RunFrames, run_options
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 from tests.browser.big_scenarios import wide_deployment
 
 pytestmark = pytest.mark.browser

@@ -29,11 +29,11 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import KINDS, load_manifests
-from scheduler_core.cluster import SimulationLimitError
 from scheduler_core.controllers.base import SimulationOptions
-from scheduler_core.errors import ManifestError
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.store.cluster import SimulationLimitError
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "0")) or None

@@ -7,7 +7,7 @@ from playground.management.commands.load_gallery import GALLERY_DIR, split_galle
 from playground.runs import RunFrames, run_options, same_frame
 from playground.scenarios import create_scenario, snapshot
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 
 def pod(name: str, **fields: object) -> dict[str, object]:

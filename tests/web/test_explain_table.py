@@ -13,7 +13,7 @@ from playground.explain_table import ALL_ROWS_UP_TO, EXAMPLES, TOP_FITTING, expl
 from playground.models import Run
 from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
-from scheduler_core.explain import Explanation, NodeReport
+from scheduler_core.explain.explain import Explanation, NodeReport
 from tests.web.stored_events import events_with_reason
 
 pytestmark = pytest.mark.django_db

@@ -169,9 +169,21 @@ def test_a_flood_of_explanations_of_many_runs_queues_a_bounded_number(client: Cl
     questions = [(explain_url(run), dict(zip(("pod", "seq"), last_scheduled(run), strict=True))) for run in many]
     run_states.clear()
     monkeypatch.setattr(run_state_builder, "QUEUE_SIZE", 1)
+    monkeypatch.setattr(run_state_builder, "WAIT_SECONDS", 0.0)
+    # The worker holds the first replay until every request is in: a fast machine replays these
+    # runs in a tenth of a second, and would otherwise free the queue between two requests.
+    release = threading.Event()
+    replay = run_state_builder._replay
+
+    def held_replay(job):
+        release.wait(30)
+        return replay(job)
+
+    monkeypatch.setattr(run_state_builder, "_replay", held_replay)
     before = run_state_builder.replays
     answers = [client.get(url, query) for url, query in questions]
-    assert all(answer.status_code == 202 for answer in answers)
+    release.set()
+    assert [answer.status_code for answer in answers] == [202] * len(answers)
     # At most one replay under way and one waiting (one only, if the worker had not taken the first
     # yet); the others were told to come back, nothing queued for them.
     assert run_state_builder.busy() <= run_state_builder.WORKERS + 1

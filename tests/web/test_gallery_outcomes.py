@@ -7,7 +7,7 @@ import pytest
 from playground.management.commands.load_gallery import GALLERY_DIR, split_gallery_file
 from playground.scenarios import export_document
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ def test_gpu_example_keeps_ordinary_pods_off_the_tainted_node():
 
 
 def test_canary_deployments_end_with_half_the_ingress_traffic_on_two_canary_pods():
-    from scheduler_core.traffic import ingress_traffic
+    from scheduler_core.explain.traffic import ingress_traffic
 
     simulation = simulate_gallery("185-canary-deployments")
     canary = [pod for pod in simulation.cluster.objects("Pod") if pod.labels.get("version") == "v2"]
@@ -56,7 +56,7 @@ def test_canary_deployments_end_with_half_the_ingress_traffic_on_two_canary_pods
 
 
 def test_load_balancer_node_down_ends_with_worker1_back_and_every_request_served():
-    from scheduler_core.traffic import service_traffic
+    from scheduler_core.explain.traffic import service_traffic
 
     simulation = simulate_gallery("105-load-balancer-node-down")
     assert simulation.cluster.get("Node", "worker1").status.ready
@@ -66,7 +66,7 @@ def test_load_balancer_node_down_ends_with_worker1_back_and_every_request_served
 
 
 def test_blue_green_ends_with_the_service_on_green_only():
-    from scheduler_core.traffic import service_traffic
+    from scheduler_core.explain.traffic import service_traffic
 
     simulation = simulate_gallery("070-blue-green")
     report = service_traffic(simulation.cluster, "default", "web", requests=300)

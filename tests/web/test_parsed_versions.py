@@ -12,7 +12,7 @@ from playground.models import Run
 from playground.scenarios import create_scenario, snapshot
 from playground.views import running
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 from tests.web.test_preview_sandbox import DEPLOYMENT, big_document
 
 pytestmark = pytest.mark.django_db

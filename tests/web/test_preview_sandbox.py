@@ -45,7 +45,8 @@ def test_a_big_preview_is_computed_in_a_sandbox_and_is_the_same_as_here(caplog):
     logged = [r.getMessage() for r in caplog.records if "computed in a sandbox" in r.getMessage()]
     assert len(logged) == 1, logged
     cpu_there = float(re.search(r"in ([\d.]+) s of CPU", logged[0]).group(1))
-    assert cpu_there > 0.5 and cpu_here < cpu_there / 2, (cpu_here, cpu_there)  # spent elsewhere
+    # The log rounds to a tenth; 0.4-0.6 s on a fast machine, several times what is spent here.
+    assert cpu_there >= 0.2 and cpu_here < cpu_there / 2, (cpu_here, cpu_there)  # spent elsewhere
     sandboxes = [sandbox for sandbox in preview.started_sandboxes if sandbox.alive()]
     assert sandboxes and all(sandbox.process.pid != os.getpid() for sandbox in sandboxes)
     here, _ = compute(document, preview._limits())

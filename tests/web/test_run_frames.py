@@ -16,9 +16,9 @@ from playground.models import Run
 from playground.runs import execute, replay
 from playground.scenarios import create_scenario, snapshot
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.cluster import Cluster
-from scheduler_core.simulation import Simulation
-from scheduler_core.state import cluster_state
+from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.simulation.state import cluster_state
+from scheduler_core.store.cluster import Cluster
 
 pytestmark = pytest.mark.django_db
 

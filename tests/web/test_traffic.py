@@ -12,9 +12,9 @@ from playground.management.commands.load_gallery import GALLERY_DIR, split_galle
 from playground.models import Run
 from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
-from scheduler_core import traffic as engine
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.simulation import Simulation
+from scheduler_core.explain import traffic as engine
+from scheduler_core.simulation.simulation import Simulation
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
 from playground.why_not import why_not
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.explain import explain
+from scheduler_core.explain.explain import explain
 
 
 def node(name: str, cpu: str = "4", labels: str = "{}", taints: str = "[]") -> str:

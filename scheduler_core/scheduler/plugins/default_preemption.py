@@ -10,8 +10,8 @@ has nothing to do here: the simulation removes the victims at once.
 from collections.abc import Mapping
 from typing import Any
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.types import Pod
-from scheduler_core.errors import ManifestError
 from scheduler_core.scheduler.framework import CycleState, Status
 from scheduler_core.scheduler.preemption import MESSAGE_PREFIX, Evaluator
 from scheduler_core.scheduler.runtime import Handle

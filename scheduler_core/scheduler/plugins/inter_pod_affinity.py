@@ -9,8 +9,8 @@ pod creation, and the snapshot's PodInfo does the same for every pod.
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.types import EMPTY, Pod
-from scheduler_core.errors import ManifestError
 from scheduler_core.scheduler.framework import (
     SKIP,
     SUCCESS,

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.types import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod
-from scheduler_core.errors import ManifestError
 from scheduler_core.scheduler.framework import SUCCESS, Code, CycleState, PreFilterResult, Status
 from scheduler_core.scheduler.plugins.resource_allocation import (
     ResourceSpec,

@@ -6,10 +6,10 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.fields import Fields
 from scheduler_core.api.types import Pod, TopologySpreadConstraint
 from scheduler_core.api.validation import qualified_name_problem
-from scheduler_core.errors import ManifestError
 from scheduler_core.scheduler.framework import (
     MAX_NODE_SCORE,
     SKIP,

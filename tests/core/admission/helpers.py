@@ -5,7 +5,7 @@ from typing import Any
 
 from scheduler_core.admission.chain import install
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.cluster import Cluster
+from scheduler_core.store.cluster import Cluster
 
 
 def api_server(existing: str = "", now: float = 0.0) -> Cluster:

@@ -5,7 +5,7 @@ import pytest
 from scheduler_core.admission.priority import AdmissionError
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.types import CPU, MEMORY
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 from tests.core.admission.helpers import admitted
 
 MI = 2**20

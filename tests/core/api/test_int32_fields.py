@@ -4,8 +4,8 @@ innermost Go struct and the field's JSON path without list indexes."""
 
 import pytest
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.errors import ManifestError
 
 TEMPLATE = "  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: c\n"
 

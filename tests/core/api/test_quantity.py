@@ -2,6 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scheduler_core.api.errors import QuantityError
 from scheduler_core.api.quantity import (
     FORMAT_ERROR,
     format_bytes,
@@ -10,7 +11,6 @@ from scheduler_core.api.quantity import (
     milli_value,
     value,
 )
-from scheduler_core.errors import QuantityError
 
 
 @pytest.mark.parametrize(

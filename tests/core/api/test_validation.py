@@ -3,9 +3,9 @@ validateContainerResourceName, pkg/apis/core/helper IsExtendedResourceName), thr
 
 import pytest
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.validation import API_VALIDATION, container_resource_name_problem, node_resource_name_problem
-from scheduler_core.errors import ManifestError
 
 
 def node_with(resource: str) -> str:

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from scheduler_core.api import yaml_loader
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.yaml_loader import MarkedDict, MarkedList, load_documents
-from scheduler_core.errors import ManifestError
 
 ROOT = Path(__file__).resolve().parents[3]
 CORPUS = sorted(

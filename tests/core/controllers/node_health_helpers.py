@@ -3,8 +3,8 @@
 from pathlib import Path
 
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.events import Event
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.store.events import Event
 
 DATA = Path(__file__).parent.parent / "data"
 NODE = """

@@ -7,7 +7,7 @@ from pathlib import Path
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.cli import main
 from scheduler_core.controllers.cronjob import job_name, rfc1123z, rfc3339
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 DATA = Path(__file__).parent.parent / "data"
 EVERY_MINUTE = "cron_every_minute.yaml"

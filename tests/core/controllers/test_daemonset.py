@@ -7,7 +7,7 @@ from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.types import LabelSelector, Node, NodeSpec, ObjectMeta, PodSpec, Taint, Toleration
 from scheduler_core.api.workloads import DaemonSet, DaemonSetSpec, DaemonSetStatus, PodTemplateSpec
 from scheduler_core.controllers.daemonset import daemon_pod_tolerations, node_should_run_daemon_pod
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 DATA = Path(__file__).parent.parent / "data"
 NODE = """

@@ -11,13 +11,13 @@ import pytest
 
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.types import Pod
-from scheduler_core.cluster import Change
 from scheduler_core.controllers import deployment_util as util
 from scheduler_core.controllers.deployment import DeploymentController
 from scheduler_core.controllers.endpoints import service_endpoints
 from scheduler_core.controllers.kubelet import Kubelet
 from scheduler_core.controllers.replicaset import ReplicaSetController
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.store.cluster import Change
 
 DATA = Path(__file__).parent.parent / "data"
 HASH = re.compile(r"[bcdfghjklmnpqrstvwxz2456789]+")

@@ -3,7 +3,7 @@
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.controllers.drain import go_duration
 from scheduler_core.controllers.eviction import MULTIPLE_BUDGETS, VIOLATES_BUDGET, evict
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 from tests.core.controllers.node_health_helpers import DATA, NODE, events, find, pods_of, simulate
 
 REFUSED = "(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget."

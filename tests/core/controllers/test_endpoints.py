@@ -7,7 +7,7 @@ from pathlib import Path
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.cli import main
 from scheduler_core.controllers.endpoints import Endpoint, service_endpoints
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 DATA = Path(__file__).parent.parent / "data"
 

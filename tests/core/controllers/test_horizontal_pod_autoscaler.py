@@ -24,7 +24,7 @@ from scheduler_core.controllers.horizontal_pod_autoscaler import (
 from scheduler_core.controllers.kubelet import Kubelet
 from scheduler_core.controllers.registry import default_controllers
 from scheduler_core.controllers.scheduler_controller import SchedulerController
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 DATA = Path(__file__).parent.parent / "data"
 NOW = 1000.0

@@ -7,7 +7,7 @@ from scheduler_core.api.manifests import load_manifests
 from scheduler_core.controllers.base import delete_pod
 from scheduler_core.controllers.job import JOB_COMPLETION_INDEX as INDEX
 from scheduler_core.controllers.job import pod_generate_name_with_index
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 DATA = Path(__file__).parent.parent / "data"
 NODE = """apiVersion: v1

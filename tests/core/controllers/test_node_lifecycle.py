@@ -5,7 +5,7 @@ from dataclasses import replace
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.types import NO_EXECUTE, NO_SCHEDULE, Taint
 from scheduler_core.controllers.node_lifecycle import NODE_MONITOR_GRACE_PERIOD
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 from tests.core.controllers.node_health_helpers import NODE, events, find, simulate
 
 UNREACHABLE = "node.kubernetes.io/unreachable"

@@ -2,7 +2,7 @@
 
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.volumes import ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 NODE = """apiVersion: v1
 kind: Node

@@ -17,7 +17,7 @@ from scheduler_core.controllers.pod_deletion import (
     ranks_by_related_pods_on_same_node,
 )
 from scheduler_core.controllers.replicaset import slow_start_batch
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 NODE = """apiVersion: v1
 kind: Node

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 DATA = Path(__file__).parent.parent / "data"
 MI = 2**20

@@ -18,7 +18,7 @@ from scheduler_core.controllers.statefulset import (
     pod_dns_name,
     stateful_pod_dns_names,
 )
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 DATA = Path(__file__).parent.parent / "data"
 

@@ -5,9 +5,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.explain import explain_in_cluster
+from scheduler_core.explain.explain import explain_in_cluster
 from scheduler_core.scheduler.snapshot import PodInfo, PodInfoCache
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 DATA = Path(__file__).parents[1] / "data"
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import parse_object
 from scheduler_core.api.types import Node, Pod, PodDisruptionBudget, PodDisruptionBudgetStatus
-from scheduler_core.errors import ManifestError
 from scheduler_core.scheduler.config import PluginRef, PluginSet, Profile
 from scheduler_core.scheduler.framework import SUCCESS, Code, CycleState, PreFilterResult, Status, error
 from scheduler_core.scheduler.plugins.default_preemption import DefaultPreemption

@@ -2,7 +2,7 @@
 its pods one by one holds: the pods in order, the aggregates, the host ports, the affinity lists."""
 
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.explain import collect
+from scheduler_core.explain.explain import collect
 from scheduler_core.scheduler.snapshot import PodInfo, Snapshot
 
 NODES = """

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import parse_object
 from scheduler_core.api.types import LabelSelector, LabelSelectorRequirement, Node, Pod, PodAffinity
-from scheduler_core.errors import ManifestError
 from scheduler_core.scheduler.framework import Code, CycleState, NodeScore
 from scheduler_core.scheduler.plugins.inter_pod_affinity import (
     ERR_REASON_AFFINITY_RULES_NOT_MATCH,

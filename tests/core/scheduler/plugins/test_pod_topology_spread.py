@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import parse_object
 from scheduler_core.api.types import LabelSelector, LabelSelectorRequirement, Node, Pod
-from scheduler_core.errors import ManifestError
 from scheduler_core.scheduler.framework import Code, CycleState, NodeScore, Status
 from scheduler_core.scheduler.plugins.pod_topology_spread import (
     ERR_REASON_CONSTRAINTS_NOT_MATCH,

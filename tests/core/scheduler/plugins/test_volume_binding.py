@@ -29,7 +29,7 @@ from scheduler_core.scheduler.runtime import Handle
 from scheduler_core.scheduler.schedule_one import Scheduler
 from scheduler_core.scheduler.snapshot import build_snapshot
 from scheduler_core.scheduler.volume_lister import StaticVolumeLister
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 HOSTNAME = "kubernetes.io/hostname"
 

@@ -4,9 +4,9 @@ seeds, or two versions of a scenario."""
 import pytest
 
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.compare import Change, Comparison, compare, outcome_of
+from scheduler_core.explain.compare import Change, Comparison, compare, outcome_of
 from scheduler_core.scheduler.config import parse_configuration
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
 UNTIL = 3600.0
 

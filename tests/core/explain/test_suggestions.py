@@ -10,11 +10,11 @@ import pytest
 
 from scheduler_core.api.manifests import Manifest, load_manifests
 from scheduler_core.cli import render_explanation
-from scheduler_core.explain import explain, explain_in_cluster, inputs_in_cluster
-from scheduler_core.simulation import Simulation
-from scheduler_core.suggestions import Fix, suggest_fixes
+from scheduler_core.explain.explain import explain, explain_in_cluster, inputs_in_cluster
+from scheduler_core.explain.suggestions import Fix, suggest_fixes
+from scheduler_core.simulation.simulation import Simulation
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 SCENARIOS = [
     ("pending_cluster.yaml", "shop/big"),

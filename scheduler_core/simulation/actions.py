@@ -9,14 +9,14 @@ from dataclasses import replace
 from typing import Any
 
 from scheduler_core.admission.priority import AdmissionError
+from scheduler_core.api.errors import ActionError, ManifestError
 from scheduler_core.api.fields import Fields
 from scheduler_core.api.manifests import Manifest, parse_object
 from scheduler_core.api.parse import parse_taint
-from scheduler_core.api.types import Node, Pod, Taint
-from scheduler_core.cluster import ConflictError, type_name
+from scheduler_core.api.timeline import Action
+from scheduler_core.api.types import Node, ObjectMeta, Pod, Taint
 from scheduler_core.controllers.base import delete_pod, record
-from scheduler_core.errors import ManifestError
-from scheduler_core.timeline import Action
+from scheduler_core.store.cluster import ConflictError, type_name
 
 # Controllers that take over an op: op -> controller name (controllers/registry.py).
 DELEGATED_OPS = {
@@ -28,10 +28,6 @@ DELEGATED_OPS = {
     "pause": "deployment",
     "resume": "deployment",
 }
-
-
-class ActionError(Exception):
-    """An action that cannot be carried out (its target does not exist...): reported as an event."""
 
 
 def apply_document(sim: Any, manifest: Manifest) -> None:
@@ -76,8 +72,6 @@ def _subject(sim: Any, action: Action) -> Any:
         found = sim.cluster.get(action.target.kind, action.target.key)
         if found is not None:
             return found
-    from scheduler_core.api.types import ObjectMeta
-
     kind = action.target.kind if action.target else "Action"
     name = action.target.name if action.target else action.op
     namespace = action.target.namespace if action.target else ""

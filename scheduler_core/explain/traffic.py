@@ -47,8 +47,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scheduler_core.api.workloads import Ingress, IngressPath, Service
-from scheduler_core.cluster import Cluster
 from scheduler_core.controllers.endpoints import Endpoint, compute_endpoints
+from scheduler_core.store.cluster import Cluster
 
 CANARY = "nginx.ingress.kubernetes.io/canary"
 CANARY_BY_HEADER = "nginx.ingress.kubernetes.io/canary-by-header"

@@ -3,9 +3,9 @@ from pathlib import Path
 
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.cli import main
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def simulate(name: str, seed: int = 0, until: float | None = None) -> Simulation:

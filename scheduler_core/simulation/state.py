@@ -3,7 +3,7 @@
 Optional keys, present only when the cluster has such objects (older readers can ignore them):
 "services": every Service with its type and endpoints (pod, node, ready, serving, terminating),
 as the endpoints controller computes them. How traffic splits over those endpoints is not part
-of this state: the web app asks scheduler_core.traffic.traffic_state for it.
+of this state: the web app asks scheduler_core.explain.traffic.traffic_state for it.
 """
 
 from typing import Any
@@ -11,8 +11,8 @@ from typing import Any
 from scheduler_core.api.qos import qos_class
 from scheduler_core.api.types import Node, Pod
 from scheduler_core.api.workloads import Service
-from scheduler_core.cluster import Cluster
 from scheduler_core.controllers.endpoints import compute_endpoints
+from scheduler_core.store.cluster import Cluster
 
 
 def node_state(node: Node) -> dict[str, Any]:

@@ -3,8 +3,8 @@
 
 import pytest
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.errors import ManifestError
 
 
 def action(spec: str) -> str:

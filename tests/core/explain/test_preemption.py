@@ -6,8 +6,8 @@ from dataclasses import dataclass
 import pytest
 
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.explain import explain
-from scheduler_core.explain_preemption import CHOSEN, NOT_HELPFUL, RULED_OUT
+from scheduler_core.explain.explain import explain
+from scheduler_core.explain.preemption import CHOSEN, NOT_HELPFUL, RULED_OUT
 from scheduler_core.scheduler.preemption import (
     FEWEST_PDB_VIOLATIONS,
     FEWEST_VICTIMS,

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scheduler_core.api.types import Container, Node, ObjectMeta, Pod, PodSpec
-from scheduler_core.cluster import Change, ChangeType, Cluster, uuid4_text
-from scheduler_core.events import Event
+from scheduler_core.store.cluster import Change, ChangeType, Cluster, uuid4_text
+from scheduler_core.store.events import Event
 
 
 def node(name: str) -> Node:

@@ -2,11 +2,11 @@ from pathlib import Path
 
 import pytest
 
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.errors import ManifestError
-from scheduler_core.explain import explain
+from scheduler_core.explain.explain import explain
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def _explain(name: str, pod: str, **kwargs):

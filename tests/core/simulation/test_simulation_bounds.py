@@ -6,9 +6,9 @@ import time
 import pytest
 
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.cluster import SimulationLimitError
 from scheduler_core.controllers.base import SimulationOptions
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.store.cluster import SimulationLimitError
 
 NODES = "".join(
     f"---\napiVersion: v1\nkind: Node\nmetadata: {{name: n{index}, labels: {{zone: z{index % 3}}}}}\n"

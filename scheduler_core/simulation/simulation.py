@@ -27,13 +27,17 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scheduler_core.admission.chain import install
 from scheduler_core.api.manifests import Manifest
-from scheduler_core.cluster import Change, Cluster, SimulationLimitError
+from scheduler_core.api.timeline import Action
 from scheduler_core.controllers.base import Controller, SimulationOptions
+from scheduler_core.controllers.registry import default_controllers
 from scheduler_core.controllers.taint_eviction import NAME as TAINT_EVICTION
 from scheduler_core.controllers.taint_eviction import TaintEvictionController
-from scheduler_core.events import Event
 from scheduler_core.scheduler.config import SchedulerConfiguration
+from scheduler_core.simulation.actions import apply_document, schedule_action
+from scheduler_core.store.cluster import Change, Cluster, SimulationLimitError
+from scheduler_core.store.events import Event
 
 ControllerFactory = Callable[["Simulation"], Controller]
 
@@ -100,8 +104,6 @@ class Simulation:
         self._cpu_spent = 0.0  # engine CPU seconds up to the last pause (a yield)
         self._cpu_resumed = 0.0  # time.thread_time() when the run last resumed
         self._cpu_next_check = 0.0  # perf_counter() before which the budget is not looked at
-        from scheduler_core.admission.chain import install
-
         install(self.cluster)
         self.configuration = configuration or SchedulerConfiguration()
         self.workload_demand: dict[str, float] = {}
@@ -109,8 +111,6 @@ class Simulation:
         self._busy_timers = 0  # timers that are not idle: while there are some, the run goes on
         self._sequence = itertools.count()
         self.manifests = list(manifests)
-        from scheduler_core.controllers.registry import default_controllers
-
         factories = list(controllers) if controllers is not None else default_controllers()
         self.controllers: list[Controller] = [factory(self) for factory in factories]
         self._by_name: dict[str, Controller] = {}
@@ -216,9 +216,6 @@ class Simulation:
         self._resume()
 
     def _apply_initial(self) -> None:
-        from scheduler_core.actions import apply_document, schedule_action
-        from scheduler_core.timeline import Action
-
         for manifest in self.manifests:
             self._check_cpu()
             if isinstance(manifest.object, Action):

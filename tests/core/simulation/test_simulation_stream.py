@@ -8,14 +8,14 @@ from typing import Any
 import pytest
 
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.cluster import Change, ChangeType, SimulationLimitError
 from scheduler_core.controllers.base import SimulationOptions
-from scheduler_core.events import Event
-from scheduler_core.simulation import Checkpoint, InstantEnd, Simulation, StreamItem
-from scheduler_core.state import cluster_state
+from scheduler_core.simulation.simulation import Checkpoint, InstantEnd, Simulation, StreamItem
+from scheduler_core.simulation.state import cluster_state
+from scheduler_core.store.cluster import Change, ChangeType, SimulationLimitError
+from scheduler_core.store.events import Event
 from tests.manifests import deployment_yaml
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 NODES = "".join(
     f"apiVersion: v1\nkind: Node\nmetadata: {{name: n{index}, labels: {{kubernetes.io/hostname: n{index}}}}}\n"
     "status: {capacity: {cpu: '8', memory: 16Gi, pods: '110'}}\n---\n"

@@ -61,7 +61,7 @@ from scheduler_core.api.types import (
 )
 from scheduler_core.api.volumes import claim_class
 from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim, PersistentVolumeSpec
-from scheduler_core.explain import SchedulingInputs, build_scheduler
+from scheduler_core.explain.inputs import SchedulingInputs, build_scheduler
 from scheduler_core.scheduler.framework import CycleState, SchedulingError, Status
 from scheduler_core.scheduler.plugins.inter_pod_affinity import (
     ERR_REASON_AFFINITY_RULES_NOT_MATCH,

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from scheduler_core.api.types import Node, Pod
-from scheduler_core.cluster import Cluster
 from scheduler_core.scheduler.resources import pod_requests
-from scheduler_core.simulation import Simulation
+from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.store.cluster import Cluster
 
 ZONE_LABEL = "topology.kubernetes.io/zone"
 FAILED_SCHEDULING = "FailedScheduling"

@@ -32,13 +32,13 @@ import pytest
 
 from scheduler_core import bench
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.cluster import Cluster
 from scheduler_core.controllers.base import SimulationOptions
-from scheduler_core.events import Event
-from scheduler_core.simulation import Simulation
-from scheduler_core.state import cluster_state
+from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.simulation.state import cluster_state
+from scheduler_core.store.cluster import Cluster
+from scheduler_core.store.events import Event
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 # (workload, seed) -> (events, sha256 of the events, sha256 of the final state)
 WORKLOAD_DIGESTS = {
@@ -209,7 +209,7 @@ class _UnfilteredCluster(Cluster):
 
 def _runs_alike(monkeypatch: pytest.MonkeyPatch, run) -> None:  # type: ignore[no-untyped-def]
     fast = run()
-    monkeypatch.setattr("scheduler_core.simulation.Cluster", _UnfilteredCluster)
+    monkeypatch.setattr("scheduler_core.simulation.simulation.Cluster", _UnfilteredCluster)
     plain = run()
     assert isinstance(plain.cluster, _UnfilteredCluster)
     assert [e.as_dict() | {"source": e.source} for e in fast.cluster.events] == [

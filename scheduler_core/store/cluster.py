@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from scheduler_core.events import NORMAL, Event, object_ref
+from scheduler_core.store.events import NORMAL, Event, object_ref
 
 
 class ChangeType(StrEnum):

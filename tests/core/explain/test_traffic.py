@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from scheduler_core import traffic
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.controllers.registry import default_controllers
-from scheduler_core.simulation import Simulation
-from scheduler_core.traffic import TrafficError, ingress_traffic, service_traffic, traffic_state
+from scheduler_core.explain import traffic
+from scheduler_core.explain.traffic import TrafficError, ingress_traffic, service_traffic, traffic_state
+from scheduler_core.simulation.simulation import Simulation
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def simulate(name: str = "", text: str | None = None, seed: int = 0) -> Simulation:

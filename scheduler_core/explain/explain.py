@@ -5,24 +5,22 @@ Every other unbound Pod is scheduled first, in document order; then the pod aske
 scheduled against that state, and every node's verdict and scores are reported.
 """
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scheduler_core.admission.priority import AdmissionError, admit_priority
+from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import Manifest
 from scheduler_core.api.types import Namespace, Node, Pod, PodDisruptionBudget, PriorityClass
 from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim, StorageClass
-from scheduler_core.errors import ManifestError
-from scheduler_core.explain_preemption import PreemptionExplanation, explain_preemption
+from scheduler_core.explain.inputs import SchedulingInputs, build_scheduler
+from scheduler_core.explain.preemption import PreemptionExplanation, explain_preemption
+from scheduler_core.explain.suggestions import Fix, suggest_fixes
 from scheduler_core.scheduler.config import SchedulerConfiguration
 from scheduler_core.scheduler.framework import Code, CycleState, Status
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
-from scheduler_core.scheduler.snapshot import NodeInfo, PodInfo, PodInfoCache
-from scheduler_core.scheduler.volume_lister import StaticVolumeLister
-
-if TYPE_CHECKING:
-    from scheduler_core.suggestions import Fix
+from scheduler_core.scheduler.snapshot import NodeInfo, PodInfoCache
 
 TERMINAL_PHASES = ("Succeeded", "Failed")
 
@@ -111,7 +109,7 @@ class Explanation:
     scoring_skipped: bool = False
     earlier_pods: list[dict[str, Any]] = field(default_factory=list)
     # For a Pending pod: the smallest single changes that make it schedulable, each verified by
-    # scheduling the pod again with the change applied (scheduler_core.suggestions).
+    # scheduling the pod again with the change applied (scheduler_core.explain.suggestions).
     fixes: "list[Fix]" = field(default_factory=list)
     # For a pod that does not fit: what DefaultPreemption's dry run found (victims and the chosen
     # node, or why it could not help); None when no preemption ran.
@@ -140,46 +138,6 @@ def _admitted(pod: Pod, manifest: Manifest, classes: dict[str, PriorityClass]) -
         return admit_priority(pod, classes)
     except AdmissionError as error:
         raise ManifestError(manifest.document, "spec.priorityClassName", str(error), manifest.line) from None
-
-
-@dataclass(slots=True)
-class SchedulingInputs:
-    """Everything an explanation's scheduling attempt is computed from. A what-if (a suggested fix)
-    is a copy with some objects replaced, scheduled again from scratch by build_scheduler."""
-
-    nodes: list[Node]  # in the order they are added to the snapshot
-    bound: list[Pod]  # pods on nodes, in the order they are added
-    pending: list[Pod]  # earlier pods, admitted, scheduled in this order before the pod
-    pod: Pod  # the pod explained: admitted, unbound
-    namespace_labels: dict[str, Mapping[str, str]] = field(default_factory=dict)
-    pdbs: list[PodDisruptionBudget] = field(default_factory=list)
-    claims: list[PersistentVolumeClaim] = field(default_factory=list)
-    volumes: list[PersistentVolume] = field(default_factory=list)
-    storage_classes: list[StorageClass] = field(default_factory=list)
-    configuration: SchedulerConfiguration | None = None
-    seed: int = 0
-
-
-def build_scheduler(
-    inputs: SchedulingInputs, factory: Callable[..., Scheduler] = Scheduler, pod_infos: PodInfoCache | None = None
-) -> tuple[Scheduler, list[dict[str, Any]]]:
-    """The scheduler as it is just before the pod's attempt: nodes and bound pods in its snapshot,
-    the earlier pods scheduled (with preemption). Returns it with the earlier pods' outcomes.
-    `pod_infos`: the bound pods' PodInfos, kept across calls by the caller."""
-    # The generic loops (fast_path=False): the explanation reports what each plugin did.
-    scheduler = factory(inputs.configuration, seed=inputs.seed, fast_path=False)
-    snapshot = scheduler.snapshot
-    snapshot.namespace_labels = dict(inputs.namespace_labels)
-    scheduler.handle.pdbs = list(inputs.pdbs)
-    scheduler.handle.volumes = StaticVolumeLister(inputs.claims, inputs.volumes, inputs.storage_classes)
-    for node in inputs.nodes:
-        snapshot.add_node(node)
-    info = PodInfo if pod_infos is None else pod_infos.info
-    snapshot.add_pods([info(pod) for pod in inputs.bound])
-    for pod in inputs.pending:
-        scheduler.handle.nominator.add(pod)  # a pending pod may carry a nomination already
-    earlier = [_schedule_earlier(scheduler, pod) for pod in inputs.pending]
-    return scheduler, earlier
 
 
 def explain(
@@ -239,28 +197,8 @@ def explain(
     return _explain_pod(scheduler, framework, pod, cluster.nodes, inputs if fixes else None, earlier)
 
 
-def _fixes(inputs: SchedulingInputs) -> "list[Fix]":
-    from scheduler_core.suggestions import suggest_fixes
-
+def _fixes(inputs: SchedulingInputs) -> list[Fix]:
     return suggest_fixes(inputs)
-
-
-def _schedule_earlier(scheduler: Scheduler, pod: Pod) -> dict[str, Any]:
-    """One earlier pod, as the cluster would handle it: bound, or preempting and then retried once
-    on the node its victims freed, or left Pending."""
-    result = scheduler.schedule_pod(pod)
-    entry: dict[str, Any] = {"pod": pod.key}
-    if result.selected is None and result.nominated_node:
-        applied = scheduler.apply_preemption(result)
-        entry["preempted"] = [victim.key for victim in applied.evicted]
-        pod = applied.preemptor
-        result = scheduler.schedule_pod(pod)
-    if result.selected is not None:
-        scheduler.bind(pod, result.selected)
-    entry["node"] = result.selected
-    if result.selected is None:
-        entry["message"] = result.message
-    return entry
 
 
 def _node_reports(

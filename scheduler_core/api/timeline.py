@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scheduler_core.api.fields import Fields
+from scheduler_core.api.parse import parse_labels, parse_taint
 from scheduler_core.api.validation import qualified_name_problem
 
 API_VERSION = "playground/v1"
@@ -161,9 +162,7 @@ def _check_args(op: str, spec: Fields, target: Target | None) -> None:
         taint = spec.object("taint")
         if taint is None:
             raise spec.error("taint", "Required value: {key, value, effect}")
-        from scheduler_core.api.parse import parse_taint  # validated now, not when the action runs
-
-        parse_taint(taint)
+        parse_taint(taint)  # validated now, not when the action runs
     elif op == "untaint":
         key = spec.string("key")
         if not key:
@@ -173,9 +172,7 @@ def _check_args(op: str, spec: Fields, target: Target | None) -> None:
         if problem:
             raise spec.error("key", f'invalid taint key "{key[:80]}": {problem}')
     elif op == "label":
-        from scheduler_core.api.parse import parse_labels  # keys and values as metadata.labels
-
-        parse_labels(spec, "labels")
+        parse_labels(spec, "labels")  # keys and values as metadata.labels
     elif op == "unlabel":
         for index, key in enumerate(spec.strings("keys")):
             problem = qualified_name_problem(key)

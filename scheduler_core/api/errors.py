@@ -32,3 +32,7 @@ class ManifestError(Exception):
 
 class QuantityError(ValueError):
     """A string that is not a Kubernetes quantity."""
+
+
+class ActionError(Exception):
+    """An action that cannot be carried out (its target does not exist...): reported as an event."""

@@ -1,0 +1,1 @@
+"""The object store (what the API server keeps) and its events."""
