@@ -67,7 +67,7 @@ class EvictionCountdowns:
         cluster = self._simulation.cluster
         placed: dict[int, list[dict[str, Any]]] = {}
         for key in sorted(moved):
-            pod = cluster.get("Pod", key)
+            pod = cluster.get(Pod, key)
             if pod is None or ("Pod", key) in last_change:
                 continue
             index = last_change.get(("Node", pod.spec.node_name), max(len(window) - 1, 0))

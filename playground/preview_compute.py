@@ -16,6 +16,7 @@ from playground.budgets import MOST_SCALED_PODS, budget_scale, declared_pods
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.qos import qos_class
+from scheduler_core.api.types import Pod
 from scheduler_core.controllers.base import SimulationOptions
 from scheduler_core.scheduler.resources import pod_requests
 from scheduler_core.simulation.simulation import Simulation
@@ -121,7 +122,7 @@ def _simulate(document: str, limits: Limits, parsed: list[bytes] | None = None) 
     for event in simulation.cluster.events:
         if event.reason == "FailedScheduling":
             failures[event.object] = event.message
-    for pod in sorted(simulation.cluster.objects("Pod"), key=lambda p: (p.namespace, p.name)):
+    for pod in sorted(simulation.cluster.objects(Pod), key=lambda p: (p.namespace, p.name)):
         owner = pod.metadata.controller_ref()
         view = PodView(
             pod.key,

@@ -19,7 +19,8 @@ from typing import Any
 from playground.models import Run
 from playground.runs import MAX_RUN_EVENTS, Replay, replay
 from scheduler_core.api.manifests import Manifest
-from scheduler_core.api.types import Pod
+from scheduler_core.api.types import Node, Pod
+from scheduler_core.api.workloads import Ingress, ReplicaSet, Service
 from scheduler_core.controllers.endpoints import compute_endpoints
 from scheduler_core.explain import traffic as engine
 from scheduler_core.store.cluster import Cluster
@@ -267,7 +268,7 @@ def _unreachable(replayed: Replay) -> tuple[DownNode, ...]:
         return ()
     cluster = replayed.cluster
     down = []
-    for node in sorted(cluster.objects("Node"), key=lambda n: n.name):
+    for node in sorted(cluster.objects(Node), key=lambda n: n.name):
         if not lifecycle.is_stopped(node.name):
             continue
         down.append(DownNode(node.name, still_ready=bool(node.status.ready)))
@@ -283,7 +284,7 @@ def _service_flow(cluster: Cluster, legend: "Legend", entry: dict[str, Any]) -> 
 
 def _ingress_flow(cluster: Cluster, legend: "Legend", entry: dict[str, Any]) -> Flow:
     host, path = entry["host"], entry["path"]
-    every = cluster.objects("Ingress")
+    every = cluster.objects(Ingress)
     probe = path if path.startswith("/") else "/" + path
     main = engine.route([i for i in every if not engine.is_canary(i)], host, probe)
     namespace = main.ingress.metadata.namespace if main else "default"
@@ -321,7 +322,7 @@ def _canary(route: engine.Route) -> Canary:
 def _flow(cluster: Cluster, legend: "Legend", kind: str, name: str, namespace: str, entry: dict[str, Any]) -> Flow:
     requests = entry["requests"]
     failures = sum(entry["failed"].values())
-    pods = {pod: cluster.get("Pod", f"{namespace}/{pod}") for pod in entry["pods"]}
+    pods = {pod: cluster.get(Pod, f"{namespace}/{pod}") for pod in entry["pods"]}
     versions = {pod: version_of(pods[pod], pod) for pod in entry["pods"]}
     by_version: dict[str, int] = {}
     for pod_name, count in entry["pods"].items():
@@ -410,16 +411,16 @@ class Legend:
     def __init__(self, cluster: Cluster, down: Iterable[str] = ()) -> None:
         self.down = frozenset(down)
         ages: dict[str, float] = {}
-        for replica_set in cluster.objects("ReplicaSet"):
+        for replica_set in cluster.objects(ReplicaSet):
             version = _labelled_version(replica_set.spec.template.labels) or replica_set.metadata.name
             ages[version] = min(
                 ages.get(version, replica_set.metadata.creation_timestamp), replica_set.metadata.creation_timestamp
             )
-        for pod in cluster.objects("Pod"):
+        for pod in cluster.objects(Pod):
             version = version_of(pod, pod.name)
             ages[version] = min(ages.get(version, pod.metadata.creation_timestamp), pod.metadata.creation_timestamp)
         self._ranks = {version: rank for rank, version in enumerate(sorted(ages, key=lambda v: (ages[v], v)))}
-        self._nodes = {node: rank for rank, node in enumerate(sorted(n.name for n in cluster.objects("Node")))}
+        self._nodes = {node: rank for rank, node in enumerate(sorted(n.name for n in cluster.objects(Node)))}
 
     def rank(self, version: str) -> int:
         return self._ranks.get(version, len(self._ranks))
@@ -435,9 +436,9 @@ class Legend:
 
     def backend(self, cluster: Cluster, namespace: str, name: str) -> str:
         """An Ingress backend takes its pods' version's colour (stable, canary), if they share one."""
-        service = cluster.get("Service", f"{namespace}/{name}")
+        service = cluster.get(Service, f"{namespace}/{name}")
         endpoints = compute_endpoints(cluster, service) if service is not None else ()
-        versions = {version_of(cluster.get("Pod", f"{namespace}/{e.pod}"), e.pod) for e in endpoints if e.ready}
+        versions = {version_of(cluster.get(Pod, f"{namespace}/{e.pod}"), e.pod) for e in endpoints if e.ready}
         return self.version(versions.pop()) if len(versions) == 1 else MIXED
 
 

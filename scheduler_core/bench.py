@@ -26,7 +26,7 @@ from scheduler_core.api.types import Node, Pod
 from scheduler_core.scheduler.queue import SchedulingQueue
 from scheduler_core.scheduler.schedule_one import Scheduler
 from scheduler_core.simulation.simulation import Simulation
-from scheduler_core.store.cluster import Change, ChangeType
+from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
 NODE_CAPACITY = {"cpu": "4", "memory": "32Gi", "pods": "110"}
 DEFAULT_REQUESTS = {"cpu": "100m", "memory": "500Mi"}
@@ -427,7 +427,7 @@ class _PodCounter:
     created: int = 0
     deleted: int = 0
 
-    def __call__(self, change: Change) -> None:
+    def __call__(self, change: Change[StoredObject]) -> None:
         if change.kind == "Pod":
             if change.type is ChangeType.ADDED:
                 self.created += 1
@@ -463,7 +463,7 @@ def simulate_workload(workload: SimulationWorkload, nodes: int | None = None, se
         marks.append((time.perf_counter(), time.process_time()))
         outcome.init_events = len(simulation.cluster.events)
         outcome.init_pods_created = outcome.counter.created
-        outcome.pods_at_start = simulation.cluster.count("Pod")
+        outcome.pods_at_start = simulation.cluster.count(Pod)
 
     simulation.after(plan.start, measured_phase_starts, label="bench: measured phase")
     for _ in simulation.run():
@@ -488,7 +488,7 @@ def run_simulation_workload(name: str, nodes: int | None = None, seed: int = 0) 
     entry: dict[str, Any] = {
         "name": workload.name,
         "kind": "simulation",
-        "nodes": cluster.count("Node"),
+        "nodes": cluster.count(Node),
         "pods": pods,  # created over the whole run
         "events": len(events),
         "seconds": round(seconds, 3),  # wall time of the measured phase
@@ -517,7 +517,7 @@ def run_simulation_workload(name: str, nodes: int | None = None, seed: int = 0) 
             "window_average_pods_per_second": round(rate, 1),
             "target_pods_per_second": round(measured_created / workload.target_seconds, 1),
             "scheduled": sum(1 for event in events[outcome.init_events :] if event.reason == "Scheduled"),
-            "unschedulable": sum(1 for pod in cluster.objects("Pod") if not pod.spec.node_name),
+            "unschedulable": sum(1 for pod in cluster.objects(Pod) if not pod.spec.node_name),
         }
     )
     return entry

@@ -5,55 +5,55 @@ or raises AdmissionError with the API server's message.
 """
 
 from collections.abc import Callable
-from typing import Any
 
 from scheduler_core.admission import limit_ranger
 from scheduler_core.admission.default_toleration_seconds import admit_default_toleration_seconds
 from scheduler_core.admission.priority import admit_priority
 from scheduler_core.admission.resource_quota import KIND_RESOURCES, check_request
 from scheduler_core.api.types import Pod, PriorityClass
-from scheduler_core.store.cluster import Cluster, type_name
+from scheduler_core.api.workloads import LimitRange, ResourceQuota
+from scheduler_core.store.cluster import Cluster, StoredObject, type_name
 
-Admission = Callable[[Any, Cluster], Any]
+Admission = Callable[[StoredObject, Cluster], StoredObject]
 
 
-def priority(obj: Any, cluster: Cluster) -> Any:
+def priority(obj: StoredObject, cluster: Cluster) -> StoredObject:
     if not isinstance(obj, Pod):
         return obj
-    classes: dict[str, PriorityClass] = {pc.metadata.name: pc for pc in cluster.objects("PriorityClass")}
+    classes: dict[str, PriorityClass] = {pc.metadata.name: pc for pc in cluster.objects(PriorityClass)}
     return admit_priority(obj, classes)
 
 
-def limit_ranger_admit(obj: Any, cluster: Cluster) -> Any:
+def limit_ranger_admit(obj: StoredObject, cluster: Cluster) -> StoredObject:
     """LimitRanger, mutating: default requests and limits."""
     if not isinstance(obj, Pod):
         return obj
-    return limit_ranger.mutate(obj, cluster.objects("LimitRange"))
+    return limit_ranger.mutate(obj, cluster.objects(LimitRange))
 
 
-def default_toleration_seconds(obj: Any, cluster: Cluster) -> Any:
+def default_toleration_seconds(obj: StoredObject, cluster: Cluster) -> StoredObject:
     return admit_default_toleration_seconds(obj) if isinstance(obj, Pod) else obj
 
 
-def pod_validation(obj: Any, cluster: Cluster) -> Any:
+def pod_validation(obj: StoredObject, cluster: Cluster) -> StoredObject:
     """Not a plugin: the API server validates the object between the mutating and the validating
     plugins, which is where a defaulted limit below an explicit request is refused."""
     return limit_ranger.validate_requests_within_limits(obj) if isinstance(obj, Pod) else obj
 
 
-def limit_ranger_validate(obj: Any, cluster: Cluster) -> Any:
+def limit_ranger_validate(obj: StoredObject, cluster: Cluster) -> StoredObject:
     """LimitRanger, validating: min, max and maxLimitRequestRatio."""
     if not isinstance(obj, Pod):
         return obj
-    return limit_ranger.validate(obj, cluster.objects("LimitRange"))
+    return limit_ranger.validate(obj, cluster.objects(LimitRange))
 
 
-def resource_quota(obj: Any, cluster: Cluster) -> Any:
+def resource_quota(obj: StoredObject, cluster: Cluster) -> StoredObject:
     """ResourceQuota, validating: the last plugin, as upstream orders it."""
     kind = type_name(obj)
     if kind not in KIND_RESOURCES or not obj.metadata.namespace:
         return obj
-    quotas = cluster.objects("ResourceQuota")
+    quotas = cluster.objects(ResourceQuota)
     if not quotas:
         return obj
     objects = {name: cluster.objects(name) for name in KIND_RESOURCES}
@@ -80,8 +80,8 @@ def install(cluster: Cluster, chain: list[Admission] | None = None) -> None:
         cluster.admission.append(_bound(admit, cluster))
 
 
-def _bound(admit: Admission, cluster: Cluster) -> Callable[[Any], Any]:
-    def run(obj: Any) -> Any:
+def _bound(admit: Admission, cluster: Cluster) -> Callable[[StoredObject], StoredObject]:
+    def run(obj: StoredObject) -> StoredObject:
         return admit(obj, cluster)
 
     return run

@@ -420,3 +420,13 @@ class ResourceQuota:
     scopes: tuple[str, ...] = ()
     used: ResourceList = NO_RESOURCES
     kind = "ResourceQuota"
+
+
+# The workloads with a scale subresource (spec.replicas), by kind: what an HPA scales and what a
+# PodDisruptionBudget's percentages are counted against.
+ScaleTarget = Deployment | ReplicaSet | StatefulSet
+SCALE_TARGETS: dict[str, type[ScaleTarget]] = {
+    "Deployment": Deployment,
+    "ReplicaSet": ReplicaSet,
+    "StatefulSet": StatefulSet,
+}

@@ -4,10 +4,11 @@ import random
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Protocol, runtime_checkable
 
+from scheduler_core.api.timeline import Action
 from scheduler_core.api.types import Pod
-from scheduler_core.store.cluster import Change, Cluster, ConflictError
+from scheduler_core.store.cluster import Change, Cluster, ConflictError, StoredObject
 from scheduler_core.store.events import NORMAL, WARNING
 
 # Annotations a scenario may set on a pod (or its template) to shape its simulated life.
@@ -52,9 +53,16 @@ class Controller(Protocol):
 
     name: str
 
-    def on_change(self, change: Change) -> None: ...
+    def on_change(self, change: Change[StoredObject]) -> None: ...
 
     def sync(self) -> bool: ...
+
+
+@runtime_checkable
+class ActionHandler(Protocol):
+    """A controller that carries out timeline actions of its own (drain, node-down, rollout undo...)."""
+
+    def handle_action(self, action: Action) -> None: ...
 
 
 @dataclass(slots=True)
@@ -80,12 +88,12 @@ class DirtyKeys:
 def delete_pod(ctx: Context, pod: Pod, *, grace_period: int | None = None) -> None:
     """DELETE a pod as the API server does: an unbound pod goes at once; a bound one becomes
     Terminating (deletionTimestamp) and the kubelet removes it after its grace period."""
-    current = ctx.cluster.get("Pod", pod.key)
+    current = ctx.cluster.get(Pod, pod.key)
     if current is None:
         return
     if not current.spec.node_name or grace_period == 0:
         with suppress(ConflictError):
-            ctx.cluster.delete("Pod", current.key)
+            ctx.cluster.delete(Pod, current.key)
         return
     if current.metadata.deletion_timestamp is not None:
         return
@@ -94,7 +102,9 @@ def delete_pod(ctx: Context, pod: Pod, *, grace_period: int | None = None) -> No
     ctx.cluster.update(replace(current, metadata=metadata))
 
 
-def record(ctx: Context, obj: Any, reason: str, message: str, *, warning: bool = False, source: str = "") -> None:
+def record(
+    ctx: Context, obj: StoredObject, reason: str, message: str, *, warning: bool = False, source: str = ""
+) -> None:
     ctx.cluster.record(obj, reason, message, event_type=WARNING if warning else NORMAL, source=source)
 
 

@@ -14,7 +14,7 @@ from scheduler_core.admission.priority import AdmissionError
 from scheduler_core.api.types import ObjectMeta, OwnerReference, Pod, PodSpec
 from scheduler_core.controllers.base import Context, DirtyKeys, delete_pod, record
 from scheduler_core.controllers.naming import generate_name
-from scheduler_core.store.cluster import Change, ChangeType, ConflictError
+from scheduler_core.store.cluster import Change, ChangeType, ConflictError, StoredObject
 
 # Event reasons and messages of pkg/controller/controller_utils.go (RealPodControl).
 SUCCESSFUL_CREATE_POD = "SuccessfulCreate"
@@ -106,7 +106,7 @@ class OwnerIndex:
         self.owner_kind = owner_kind
         self._by_owner: dict[str, dict[str, None]] = {}
 
-    def _owner_uid(self, obj: Any) -> str | None:
+    def _owner_uid(self, obj: StoredObject | None) -> str | None:
         if obj is None:
             return None
         ref = obj.metadata.controller_ref()
@@ -114,7 +114,7 @@ class OwnerIndex:
             return None
         return str(ref.uid)
 
-    def observe(self, change: Change) -> tuple[str | None, str | None]:
+    def observe(self, change: Change[StoredObject]) -> tuple[str | None, str | None]:
         """Index the change; return the owner uid before and after it."""
         before, after = self._owner_uid(change.old), self._owner_uid(change.new)
         if before is not None and (before != after or change.type is ChangeType.DELETED):
@@ -134,22 +134,11 @@ class OwnerIndex:
         return list(self._by_owner.pop(owner_uid, {}))
 
 
-def controller_ref(kind: str, api_version: str, owner: Any) -> OwnerReference:
+def controller_ref(kind: str, api_version: str, owner: StoredObject) -> OwnerReference:
     """metav1.NewControllerRef."""
     return OwnerReference(
         kind=kind, name=owner.metadata.name, uid=owner.metadata.uid, api_version=api_version, controller=True
     )
-
-
-def resolve_controller(ctx: Context, kind: str, namespace: str, ref: OwnerReference | None) -> Any:
-    """resolveControllerRef: the owner named by the reference, if it is of the kind and the same uid."""
-    if ref is None or ref.kind != kind:
-        return None
-    key = f"{namespace}/{ref.name}" if namespace else ref.name
-    owner = ctx.cluster.get(kind, key)
-    if owner is None or owner.metadata.uid != ref.uid:
-        return None
-    return owner
 
 
 def scaled_value(value: int | str, total: int, *, round_up: bool) -> int:
@@ -180,7 +169,7 @@ def create_pod(
     namespace = owner.metadata.namespace
     while True:
         name = generate_name(prefix, ctx.rng)
-        if ctx.cluster.get("Pod", f"{namespace}/{name}" if namespace else name) is None:
+        if ctx.cluster.get(Pod, f"{namespace}/{name}" if namespace else name) is None:
             break
     metadata = ObjectMeta(
         name=name,
@@ -206,7 +195,7 @@ def delete_owned_pod(ctx: Context, owner: Any, pod: Pod, *, source: str) -> bool
     """RealPodControl.DeletePod: a graceful DELETE and SuccessfulDelete on the owner; a pod that is
     already gone is not an error and gets no event. The event is recorded first: the DELETE of an
     existing pod cannot fail here, and the kubelet reacting to it (Killing) comes after it upstream."""
-    if ctx.cluster.get("Pod", pod.key) is None:
+    if ctx.cluster.get(Pod, pod.key) is None:
         return False
     record(ctx, owner, SUCCESSFUL_DELETE_POD, DELETED_POD_MESSAGE.format(pod.name), source=source)
     delete_pod(ctx, pod)
@@ -238,7 +227,7 @@ def collect_pods(ctx: Context, keys: Iterable[str]) -> None:
     """The garbage collector deleting the pods of an owner that is gone (background propagation):
     graceful deletes, no events."""
     for key in keys:
-        pod = ctx.cluster.get("Pod", key)
+        pod = ctx.cluster.get(Pod, key)
         if pod is not None:
             delete_pod(ctx, pod)
 

@@ -25,7 +25,7 @@ from scheduler_core.api.workloads import CronJob, CronJobStatus, Job
 from scheduler_core.controllers.base import Context, record
 from scheduler_core.controllers.controller_kit import DelayingQueue, OwnerIndex, collect_objects, controller_ref
 from scheduler_core.controllers.job import COMPLETE, FAILED, finished_condition_type, is_finished
-from scheduler_core.store.cluster import Change, ChangeType, ConflictError
+from scheduler_core.store.cluster import Change, ChangeType, ConflictError, StoredObject
 
 NAME = "cronjob"
 SOURCE = "cronjob-controller"
@@ -123,23 +123,23 @@ class CronJobController:
 
     # ------------------------------------------------------------------ watching
 
-    def on_change(self, change: Change) -> None:
+    def on_change(self, change: Change[StoredObject]) -> None:
         if change.kind == "Job":
             before, after = self.jobs.observe(change)
             for uid in dict.fromkeys((before, after)):
                 key = self._keys_by_uid.get(uid) if uid is not None else None
                 if key is not None:
                     self.queue.add(key)
-        elif change.kind == KIND:
-            self._on_cron_job(change)
+        elif (cron_job_change := change.of(CronJob)) is not None:
+            self._on_cron_job(cron_job_change)
 
-    def _on_cron_job(self, change: Change) -> None:
+    def _on_cron_job(self, change: Change[CronJob]) -> None:
         if change.type is ChangeType.DELETED:
-            uid = change.old.metadata.uid
+            uid = change.previous.metadata.uid
             self._keys_by_uid.pop(uid, None)
             self._orphans.extend(self.jobs.forget(uid))
             return
-        cron_job: CronJob = change.new
+        cron_job = change.latest
         self._keys_by_uid[cron_job.metadata.uid] = change.key
         old: CronJob | None = change.old
         if old is not None and (
@@ -213,13 +213,13 @@ class CronJobController:
     def _jobs_of(self, cron_job: CronJob) -> list[Job]:
         jobs = []
         for key in self.jobs.keys(cron_job.metadata.uid):
-            job = self.ctx.cluster.get("Job", key)
+            job = self.ctx.cluster.get(Job, key)
             if job is not None:
                 jobs.append(job)
         return jobs
 
     def _sync(self, key: str) -> None:
-        cron_job: CronJob | None = self.ctx.cluster.get(KIND, key)
+        cron_job: CronJob | None = self.ctx.cluster.get(CronJob, key)
         if cron_job is None:
             return
         jobs = self._jobs_of(cron_job)
@@ -230,7 +230,7 @@ class CronJobController:
         self._failed = False
         requeue = self._sync_cron_job(cron_job, jobs, status)
         frozen = status.freeze()
-        current = self.ctx.cluster.get(KIND, key)
+        current = self.ctx.cluster.get(CronJob, key)
         if current is not None and current.metadata.uid == cron_job.metadata.uid and current.status != frozen:
             self.ctx.cluster.update(replace(current, status=frozen))
         if self._failed:
@@ -261,7 +261,7 @@ class CronJobController:
     def _delete_job(self, cron_job: CronJob, job: Job, status: _Status) -> bool:
         """deleteJob: delete the Job (its pods follow with the garbage collector), drop it from active."""
         try:
-            self.ctx.cluster.delete("Job", job.metadata.key)
+            self.ctx.cluster.delete(Job, job.metadata.key)
         except ConflictError as error:
             record(self.ctx, cron_job, "FailedDelete", f"Deleted job: {error}", warning=True, source=SOURCE)
             return False
@@ -301,7 +301,7 @@ class CronJobController:
             if name in children:
                 continue
             key = f"{cron_job.metadata.namespace}/{name}" if cron_job.metadata.namespace else name
-            if self.ctx.cluster.get("Job", key) is None:
+            if self.ctx.cluster.get(Job, key) is None:
                 record(self.ctx, cron_job, MISSING_JOB_REASON, MISSING_JOB_MESSAGE.format(name), source=SOURCE)
                 status.active.remove(name)
 
@@ -349,7 +349,7 @@ class CronJobController:
         if cron_job.spec.concurrency_policy == "Replace":
             for active_name in list(status.active):
                 key = f"{cron_job.metadata.namespace}/{active_name}" if cron_job.metadata.namespace else active_name
-                active_job = self.ctx.cluster.get("Job", key)
+                active_job = self.ctx.cluster.get(Job, key)
                 if active_job is None:
                     message = f'Get job: jobs.batch "{active_name}" not found'
                     record(self.ctx, cron_job, "FailedGet", message, warning=True, source=SOURCE)
@@ -379,7 +379,7 @@ class CronJobController:
             job: Job = self.ctx.cluster.create(Job(metadata=metadata, spec=cron_job.spec.job_template))
         except ConflictError:
             # Already there: adopt it into the active list if this CronJob made it.
-            existing: Job | None = self.ctx.cluster.get("Job", metadata.key)
+            existing: Job | None = self.ctx.cluster.get(Job, metadata.key)
             if existing is None:
                 return False
             ref = existing.metadata.controller_ref()

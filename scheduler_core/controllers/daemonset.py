@@ -43,7 +43,7 @@ from scheduler_core.controllers.controller_kit import (
     slow_start,
 )
 from scheduler_core.controllers.naming import template_hash
-from scheduler_core.store.cluster import Change, ChangeType
+from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
 NAME = "daemonset"
 SOURCE = "daemonset-controller"
@@ -202,23 +202,23 @@ class DaemonSetController:
 
     # ------------------------------------------------------------------ watching
 
-    def on_change(self, change: Change) -> None:
-        if change.kind == "Pod":
-            self._on_pod(change)
-        elif change.kind == "Node":
-            self._on_node(change)
-        elif change.kind == KIND:
-            self._on_daemon_set(change)
+    def on_change(self, change: Change[StoredObject]) -> None:
+        if (pod_change := change.of(Pod)) is not None:
+            self._on_pod(pod_change)
+        elif (node_change := change.of(Node)) is not None:
+            self._on_node(node_change)
+        elif (daemon_set_change := change.of(DaemonSet)) is not None:
+            self._on_daemon_set(daemon_set_change)
 
-    def _on_daemon_set(self, change: Change) -> None:
+    def _on_daemon_set(self, change: Change[DaemonSet]) -> None:
         if change.type is ChangeType.DELETED:
-            uid = change.old.metadata.uid
+            uid = change.previous.metadata.uid
             self._keys_by_uid.pop(uid, None)
             self._template_generation.pop(uid, None)
             self._eligibility.pop(uid, None)
             self._orphans.extend(self.pods.forget(uid))
             return
-        ds: DaemonSet = change.new
+        ds = change.latest
         uid = ds.metadata.uid
         self._keys_by_uid[uid] = change.key
         known = self._template_generation.get(uid)
@@ -228,7 +228,7 @@ class DaemonSetController:
             self._template_generation[uid] = (ds.spec.template, known[1] + 1)
         self.queue.add(change.key)
 
-    def _on_pod(self, change: Change) -> None:
+    def _on_pod(self, change: Change[Pod]) -> None:
         old: Pod | None = change.old
         new: Pod | None = change.new
         before, after = self.pods.observe(change)
@@ -245,7 +245,7 @@ class DaemonSetController:
         if key is None or new is None or old is None:
             return
         if new.status.ready and not old.status.ready:
-            ds = self.ctx.cluster.get(KIND, key)
+            ds = self.ctx.cluster.get(DaemonSet, key)
             if ds is not None and ds.spec.min_ready_seconds > 0:
                 # Add a second to avoid milliseconds skew, as upstream does.
                 self.queue.add_after(key, ds.spec.min_ready_seconds + 1.0)
@@ -257,14 +257,14 @@ class DaemonSetController:
             self.queue.add_coalesced(key)
         return key
 
-    def _on_node(self, change: Change) -> None:
-        daemon_sets: list[DaemonSet] = self.ctx.cluster.objects(KIND)
+    def _on_node(self, change: Change[Node]) -> None:
+        daemon_sets: list[DaemonSet] = self.ctx.cluster.objects(DaemonSet)
         if change.type is ChangeType.ADDED:
             for ds in daemon_sets:
-                if self._should_run(change.new, ds)[0]:
+                if self._should_run(change.latest, ds)[0]:
                     self.queue.add(ds.metadata.key)
         elif change.type is ChangeType.MODIFIED:
-            old, new = change.old, change.new
+            old, new = change.previous, change.latest
             if old.labels == new.labels and old.spec == new.spec:
                 return  # shouldIgnoreNodeUpdate: only status changed
             for ds in daemon_sets:
@@ -310,7 +310,7 @@ class DaemonSetController:
         return bool(orphans or keys)
 
     def _sync_daemon_set(self, key: str) -> None:
-        ds: DaemonSet | None = self.ctx.cluster.get(KIND, key)
+        ds: DaemonSet | None = self.ctx.cluster.get(DaemonSet, key)
         if ds is None or ds.metadata.deletion_timestamp is not None:
             self.queue.forget(key)
             return
@@ -318,7 +318,7 @@ class DaemonSetController:
             record(self.ctx, ds, SELECTING_ALL_REASON, SELECTING_ALL_MESSAGE, warning=True, source=SOURCE)
             self.queue.forget(key)
             return
-        nodes: list[Node] = self.ctx.cluster.objects("Node")
+        nodes: list[Node] = self.ctx.cluster.objects(Node)
         hash_ = template_hash(ds.spec.template)
         ok = self._manage(ds, nodes, hash_)
         if ok and ds.spec.update_strategy_type == "RollingUpdate":
@@ -337,7 +337,7 @@ class DaemonSetController:
         """getNodesToDaemonPods: the set's pods by target node, leaving out deleted finished ones."""
         result: dict[str, list[Pod]] = {}
         for key in self.pods.keys(ds.metadata.uid):
-            pod: Pod | None = self.ctx.cluster.get("Pod", key)
+            pod: Pod | None = self.ctx.cluster.get(Pod, key)
             if pod is None:
                 continue
             if pod.status.phase in TERMINAL and pod.metadata.deletion_timestamp is not None:
@@ -603,7 +603,7 @@ class DaemonSetController:
     # ------------------------------------------------------------------ status
 
     def _update_status(self, ds: DaemonSet, nodes: list[Node], hash_: str) -> None:
-        current = self.ctx.cluster.get(KIND, ds.metadata.key)
+        current = self.ctx.cluster.get(DaemonSet, ds.metadata.key)
         if current is None or current.metadata.uid != ds.metadata.uid:
             return
         node_to_pods = self._node_to_daemon_pods(ds)

@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from scheduler_core.api.errors import ActionError
+from scheduler_core.api.timeline import Action
 from scheduler_core.api.types import Pod
 from scheduler_core.api.workloads import Deployment, ReplicaSet
 from scheduler_core.controllers import deployment_sync as sync
@@ -40,7 +41,7 @@ from scheduler_core.controllers.deployment_util import (
 )
 from scheduler_core.controllers.replicaset import controller_uid
 from scheduler_core.controllers.requeue import Requeue
-from scheduler_core.store.cluster import Change, ChangeType, ConflictError
+from scheduler_core.store.cluster import Change, ChangeType, ConflictError, StoredObject
 
 NAME = "deployment"
 SOURCE = "deployment-controller"
@@ -74,29 +75,28 @@ class DeploymentController:
 
     # ------------------------------------------------------------------ watching
 
-    def on_change(self, change: Change) -> None:
-        if change.kind == "Pod":
-            self._on_pod(change)
-        elif change.kind == "ReplicaSet":
-            self._on_replica_set(change)
-        elif change.kind == "Deployment":
-            self._on_deployment(change)
+    def on_change(self, change: Change[StoredObject]) -> None:
+        if (pod_change := change.of(Pod)) is not None:
+            self._on_pod(pod_change)
+        elif (replica_set_change := change.of(ReplicaSet)) is not None:
+            self._on_replica_set(replica_set_change)
+        elif (deployment_change := change.of(Deployment)) is not None:
+            self._on_deployment(deployment_change)
 
-    def _on_deployment(self, change: Change) -> None:
+    def _on_deployment(self, change: Change[Deployment]) -> None:
         if change.type is ChangeType.DELETED:
-            old: Deployment = change.old
-            uid = old.metadata.uid
+            uid = change.previous.metadata.uid
             self._key.pop(uid, None)
             self._collect.extend((key, uid) for key in self._replica_sets.get(uid, {}))
             self._conditions.pop(uid, None)
             self._collisions.pop(uid, None)
             self.requeue.drop(change.key)
             return
-        d: Deployment = change.new
+        d = change.latest
         self._key[d.metadata.uid] = change.key
         self.dirty.mark(change.key)
 
-    def _on_replica_set(self, change: Change) -> None:
+    def _on_replica_set(self, change: Change[ReplicaSet]) -> None:
         key = change.key
         previous = self._rs_owner.get(key)
         rs: ReplicaSet | None = change.new
@@ -117,7 +117,7 @@ class DeploymentController:
         self._replica_sets.setdefault(owner, {})[key] = None
         self._mark_uid(owner)
 
-    def _on_pod(self, change: Change) -> None:
+    def _on_pod(self, change: Change[Pod]) -> None:
         key = change.key
         previous = self._pod_owner.get(key)
         pod: Pod | None = change.new
@@ -140,7 +140,7 @@ class DeploymentController:
         if deployment_uid is None:
             return
         key = self._key.get(deployment_uid)
-        d: Deployment | None = self.ctx.cluster.get("Deployment", key) if key else None
+        d: Deployment | None = self.ctx.cluster.get(Deployment, key) if key else None
         if d is None or d.spec.strategy_type != "Recreate":
             return
         if sum(len(pods) for pods in self.pod_map(d).values()) == 0:
@@ -155,7 +155,7 @@ class DeploymentController:
 
     def replica_sets(self, d: Deployment) -> list[ReplicaSet]:
         """getReplicaSetsForDeployment: the ReplicaSets this deployment controls."""
-        found = (self.ctx.cluster.get("ReplicaSet", key) for key in self._replica_sets.get(d.metadata.uid, {}))
+        found = (self.ctx.cluster.get(ReplicaSet, key) for key in self._replica_sets.get(d.metadata.uid, {}))
         return [rs for rs in found if rs is not None and controller_uid(rs, "Deployment") == d.metadata.uid]
 
     def pod_map(self, d: Deployment) -> dict[str, list[Pod]]:
@@ -168,13 +168,13 @@ class DeploymentController:
     def fresh(self, rs: ReplicaSet | None) -> ReplicaSet | None:
         if rs is None:
             return None
-        current: ReplicaSet | None = self.ctx.cluster.get("ReplicaSet", rs.metadata.key)
+        current: ReplicaSet | None = self.ctx.cluster.get(ReplicaSet, rs.metadata.key)
         return current if current is not None and current.metadata.uid == rs.metadata.uid else rs
 
     def conditions(self, d: Deployment | str) -> Conditions:
         """status.conditions of a deployment (the object itself has no field for them)."""
         if isinstance(d, str):
-            found: Deployment | None = self.ctx.cluster.get("Deployment", d)
+            found: Deployment | None = self.ctx.cluster.get(Deployment, d)
             if found is None:
                 return {}
             d = found
@@ -201,10 +201,10 @@ class DeploymentController:
             busy = True
             collect, self._collect = self._collect, []
             for key, owner in collect:
-                rs: ReplicaSet | None = self.ctx.cluster.get("ReplicaSet", key)
+                rs: ReplicaSet | None = self.ctx.cluster.get(ReplicaSet, key)
                 if rs is not None and controller_uid(rs, "Deployment") == owner:
                     with suppress(ConflictError):
-                        self.ctx.cluster.delete("ReplicaSet", key)
+                        self.ctx.cluster.delete(ReplicaSet, key)
         for key in self.dirty.take():
             busy = True
             error = self._sync_deployment(key)
@@ -215,7 +215,7 @@ class DeploymentController:
         return busy
 
     def _sync_deployment(self, key: str) -> str | None:
-        d: Deployment | None = self.ctx.cluster.get("Deployment", key)
+        d: Deployment | None = self.ctx.cluster.get(Deployment, key)
         if d is None:
             return None
         if d.spec.selector.is_empty:
@@ -244,12 +244,12 @@ class DeploymentController:
 
     # ------------------------------------------------------------------ timeline ops
 
-    def handle_action(self, action: Any) -> None:
+    def handle_action(self, action: Action) -> None:
         target = action.target
         if target is None or target.kind != "Deployment":
             kind = target.kind if target is not None else "nothing"
             raise ActionError(f"{action.op} acts on a Deployment, not on {kind}")
-        d: Deployment | None = self.ctx.cluster.get("Deployment", target.key)
+        d: Deployment | None = self.ctx.cluster.get(Deployment, target.key)
         if d is None:
             raise ActionError(f"{target} not found")
         name = d.metadata.name

@@ -62,7 +62,7 @@ def _rollback_to_template(dc: "DeploymentController", d: Deployment, rs: Replica
 
 def _clear_rollback_to(dc: "DeploymentController", d: Deployment) -> None:
     """updateDeploymentAndClearRollbackTo: an Update of the whole object, so the generation moves on."""
-    current: Deployment | None = dc.ctx.cluster.get("Deployment", d.metadata.key)
+    current: Deployment | None = dc.ctx.cluster.get(Deployment, d.metadata.key)
     if current is None:
         return
     annotations = {k: v for k, v in d.metadata.annotations.items() if k != util.ROLLBACK_TO_ANNOTATION}

@@ -128,7 +128,7 @@ def get_new_replica_set(
     try:
         created: ReplicaSet = dc.ctx.cluster.create(rs)
     except ConflictError as conflict:
-        found: ReplicaSet | None = dc.ctx.cluster.get("ReplicaSet", rs.metadata.key)
+        found: ReplicaSet | None = dc.ctx.cluster.get(ReplicaSet, rs.metadata.key)
         if (
             found is not None
             and util.controller_uid_is(found, d.metadata.uid)
@@ -253,7 +253,7 @@ def cleanup_deployment(dc: "DeploymentController", old: list[ReplicaSet], d: Dep
         if rs.status.replicas != 0 or rs.spec.replicas != 0 or rs.generation > rs.status.observed_generation:
             continue
         with suppress(ConflictError):
-            dc.ctx.cluster.delete("ReplicaSet", rs.metadata.key)
+            dc.ctx.cluster.delete(ReplicaSet, rs.metadata.key)
 
 
 # ---------------------------------------------------------------------------- status

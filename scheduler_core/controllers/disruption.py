@@ -19,7 +19,7 @@ merges repeats into one event.
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypeIs
 
 from scheduler_core.admission.resource_quota import KIND_RESOURCES
 from scheduler_core.api.selectors import label_selector_matches
@@ -31,8 +31,9 @@ from scheduler_core.api.types import (
     PodDisruptionBudget,
     PodDisruptionBudgetStatus,
 )
+from scheduler_core.api.workloads import SCALE_TARGETS, Deployment, ReplicaSet, StatefulSet
 from scheduler_core.controllers.base import Context, DirtyKeys, record
-from scheduler_core.store.cluster import Change, ChangeType
+from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
 NAME = "disruption"
 SOURCE = "controllermanager"
@@ -117,7 +118,7 @@ def _group(api_version: str) -> str:
     return api_version.split("/")[0] if "/" in api_version else ""
 
 
-def _same(ref: OwnerReference, obj: Any) -> bool:
+def _same(obj: StoredObject | None, ref: OwnerReference) -> TypeIs[StoredObject]:
     """The owner is the one the reference names (a reference without uid is taken on trust)."""
     return obj is not None and (not ref.uid or ref.uid == obj.metadata.uid)
 
@@ -135,22 +136,22 @@ class DisruptionController:
 
     # ------------------------------------------------------------------ watching
 
-    def on_change(self, change: Change) -> None:
+    def on_change(self, change: Change[StoredObject]) -> None:
         if change.kind == "PodDisruptionBudget":
             if change.type is ChangeType.DELETED:
                 self._noted.pop(change.key, None)
                 return
             self.dirty.mark(change.key)
-        elif change.kind == "Pod":
-            if not self.ctx.cluster.count("PodDisruptionBudget"):
+        elif (pod_change := change.of(Pod)) is not None:
+            if not self.ctx.cluster.count(PodDisruptionBudget):
                 self._multiple_noted.pop(change.key, None)  # no budget to mark or to warn about
                 return
-            pod: Pod = change.new if change.new is not None else change.old
-            for pdb in self.ctx.cluster.objects("PodDisruptionBudget"):
-                if pdb.metadata.namespace == pod.namespace:
+            namespace = pod_change.latest.namespace
+            for pdb in self.ctx.cluster.objects(PodDisruptionBudget):
+                if pdb.metadata.namespace == namespace:
                     self.dirty.mark(pdb.metadata.key)
-            if change.new is not None:
-                self._warn_multiple(change.new)
+            if pod_change.new is not None:
+                self._warn_multiple(pod_change.new)
             else:
                 self._multiple_noted.pop(change.key, None)
 
@@ -159,7 +160,7 @@ class DisruptionController:
         budgets = sorted(
             (
                 pdb
-                for pdb in self.ctx.cluster.objects("PodDisruptionBudget")
+                for pdb in self.ctx.cluster.objects(PodDisruptionBudget)
                 if pdb.metadata.namespace == pod.namespace
                 and pdb.spec.selector is not None
                 and not pdb.spec.selector.is_empty
@@ -182,7 +183,7 @@ class DisruptionController:
     def sync(self) -> bool:
         keys = self.dirty.take()
         for key in keys:
-            pdb = self.ctx.cluster.get("PodDisruptionBudget", key)
+            pdb = self.ctx.cluster.get(PodDisruptionBudget, key)
             if pdb is not None:
                 self._sync(pdb)
         return bool(keys)
@@ -190,7 +191,7 @@ class DisruptionController:
     def _sync(self, pdb: PodDisruptionBudget) -> None:
         key = pdb.metadata.key
         events: list[tuple[str, str, bool]] = []
-        pods = pods_for_budget(pdb, self.ctx.cluster.objects("Pod"))
+        pods = pods_for_budget(pdb, self.ctx.cluster.objects(Pod))
         if not pods:
             events.append((NO_PODS, NO_PODS_MESSAGE, False))
         try:
@@ -304,7 +305,7 @@ class DisruptionController:
             scales[uid] = scale
         return sum(scales.values()), tuple(unmanaged)
 
-    def _get(self, kind: str, namespace: str, name: str) -> Any:
+    def _get[T: StoredObject](self, kind: type[T], namespace: str, name: str) -> T | None:
         return self.ctx.cluster.get(kind, f"{namespace}/{name}")
 
     def _find_controller(self, ref: OwnerReference, namespace: str) -> tuple[str, int] | None:
@@ -312,18 +313,18 @@ class DisruptionController:
         StatefulSet, then the scale subresource of whatever the reference names."""
         group = _group(ref.api_version)
         if ref.kind == "ReplicaSet" and group in APPS_GROUPS:
-            replica_set = self._get("ReplicaSet", namespace, ref.name)
-            if _same(ref, replica_set):
+            replica_set = self._get(ReplicaSet, namespace, ref.name)
+            if _same(replica_set, ref):
                 owner = replica_set.metadata.controller_ref()
                 if owner is not None and owner.kind == "Deployment":
-                    deployment = self._get("Deployment", namespace, owner.name)
-                    if _same(owner, deployment):
+                    deployment = self._get(Deployment, namespace, owner.name)
+                    if _same(deployment, owner):
                         return deployment.metadata.uid or deployment.metadata.key, deployment.spec.replicas
                 else:
                     return replica_set.metadata.uid or replica_set.metadata.key, replica_set.spec.replicas
         if ref.kind == "StatefulSet" and group in ("apps", ""):
-            stateful_set = self._get("StatefulSet", namespace, ref.name)
-            if _same(ref, stateful_set):
+            stateful_set = self._get(StatefulSet, namespace, ref.name)
+            if _same(stateful_set, ref):
                 return stateful_set.metadata.uid or stateful_set.metadata.key, stateful_set.spec.replicas
         return self._scale_controller(ref, namespace)
 
@@ -334,7 +335,8 @@ class DisruptionController:
         if ref.kind not in SCALABLE:
             resource, group = known if known is not None else ("replicationcontrollers", "")
             raise ExpectedCountError(NO_SCALE.format(f"{resource}.{group}" if group else resource))
-        obj = self._get(ref.kind, namespace, ref.name)
-        if not _same(ref, obj):
+        target = SCALE_TARGETS.get(ref.kind)  # a ReplicationController is never in the store
+        obj = self._get(target, namespace, ref.name) if target is not None else None
+        if not _same(obj, ref):
             return None
         return obj.metadata.uid or obj.metadata.key, int(obj.spec.replicas)

@@ -19,14 +19,14 @@ Action args: gracePeriodSeconds (default -1: each pod's own), timeout (a duratio
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from scheduler_core.api.errors import ActionError
-from scheduler_core.api.timeline import DurationError, parse_duration
+from scheduler_core.api.timeline import Action, DurationError, parse_duration
 from scheduler_core.api.types import Node, Pod
+from scheduler_core.api.workloads import DaemonSet
 from scheduler_core.controllers.base import Context, record
 from scheduler_core.controllers.eviction import NOT_FOUND_CODE, TOO_MANY_REQUESTS, evict
-from scheduler_core.store.cluster import Change, ChangeType
+from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
 NAME = "drain"
 SOURCE = "kubectl"
@@ -111,10 +111,10 @@ class DrainController:
         self.ctx = ctx
         self._drains: list[_Drain] = []
 
-    def on_change(self, change: Change) -> None:
+    def on_change(self, change: Change[StoredObject]) -> None:
         if change.kind != "Pod" or change.old is None:
             return
-        gone = change.type is ChangeType.DELETED or change.new.metadata.uid != change.old.metadata.uid
+        gone = change.type is ChangeType.DELETED or change.latest.metadata.uid != change.old.metadata.uid
         if not gone:
             return
         for drain in self._drains:
@@ -132,9 +132,11 @@ class DrainController:
 
     # ------------------------------------------------------------------ the command
 
-    def handle_action(self, action: Any) -> None:
+    def handle_action(self, action: Action) -> None:
         target = action.target
-        node: Node | None = self.ctx.cluster.get("Node", target.key)
+        if target is None:  # the parser asks for one; an Action built in code may lack it
+            raise ActionError(f"{action.op} needs a target node")
+        node: Node | None = self.ctx.cluster.get(Node, target.key)
         if node is None:
             raise ActionError(f'nodes "{target.name}" not found')
         raw_grace = action.args.get("gracePeriodSeconds", -1)
@@ -179,7 +181,7 @@ class DrainController:
             finished = pod.status.phase in ("Succeeded", "Failed")
             ref = pod.metadata.controller_ref()
             if ref is not None and ref.kind == "DaemonSet" and not finished:
-                if self.ctx.cluster.get("DaemonSet", f"{pod.namespace}/{ref.name}") is not None:
+                if self.ctx.cluster.get(DaemonSet, f"{pod.namespace}/{ref.name}") is not None:
                     warned.setdefault(DAEMONSET_WARNING, []).append(f"{pod.namespace}/{pod.name}")
                     continue
                 warned.setdefault(DAEMONSET_NOT_FOUND.format(ref.name), []).append(f"{pod.namespace}/{pod.name}")
@@ -214,7 +216,7 @@ class DrainController:
         elif result.code == NOT_FOUND_CODE:
             self._done(drain, task)
         elif result.code == TOO_MANY_REQUESTS:
-            pod = self.ctx.cluster.get("Pod", task.key)
+            pod = self.ctx.cluster.get(Pod, task.key)
             if pod is not None:
                 message = RETRY_MESSAGE.format(task.name, task.namespace, result.message)
                 record(self.ctx, pod, FAILED_EVICTION, message, warning=True, source=SOURCE)
@@ -233,7 +235,7 @@ class DrainController:
             self._fail(drain, task, EVICT_ERROR.format(task.name, task.namespace, result.message))
 
     def _is_gone(self, task: _Task) -> bool:
-        pod = self.ctx.cluster.get("Pod", task.key)
+        pod = self.ctx.cluster.get(Pod, task.key)
         return pod is None or pod.metadata.uid != task.uid
 
     def _gone(self, drain: _Drain, task: _Task) -> None:
@@ -262,7 +264,7 @@ class DrainController:
             return
         drain.finished = True
         self._drains.remove(drain)
-        node = self.ctx.cluster.get("Node", drain.node)
+        node = self.ctx.cluster.get(Node, drain.node)
         if node is None:
             return
         if drain.errors:

@@ -30,7 +30,7 @@ from typing import Any
 from scheduler_core.api.types import Pod
 from scheduler_core.api.workloads import Service
 from scheduler_core.controllers.base import Context, DirtyKeys
-from scheduler_core.store.cluster import Change, Cluster
+from scheduler_core.store.cluster import Change, Cluster, StoredObject
 
 NAME = "endpoints"
 
@@ -88,7 +88,7 @@ def compute_endpoints(cluster: Cluster, service: Service) -> tuple[Endpoint, ...
     namespace = service.metadata.namespace
     pods = [
         pod
-        for pod in cluster.objects("Pod")
+        for pod in cluster.objects(Pod)
         if pod.namespace == namespace and selects(service, pod.labels) and can_be_endpoint(pod)
     ]
     return tuple(endpoint_of(pod) for pod in sorted(pods, key=lambda pod: pod.name))
@@ -96,7 +96,7 @@ def compute_endpoints(cluster: Cluster, service: Service) -> tuple[Endpoint, ...
 
 def service_endpoints(cluster: Cluster, namespace: str, name: str) -> tuple[Endpoint, ...]:
     """The endpoints of Service namespace/name (none when it does not exist)."""
-    service = cluster.get("Service", f"{namespace}/{name}")
+    service = cluster.get(Service, f"{namespace}/{name}")
     if service is None:
         return ()
     return compute_endpoints(cluster, service)
@@ -112,23 +112,22 @@ class EndpointsController:
         self._endpoints: dict[str, tuple[Endpoint, ...]] = {}
         self._services: dict[str, dict[str, Service]] = {}  # namespace -> its Services by key, in store order
 
-    def on_change(self, change: Change) -> None:
-        if change.kind == "Service":
+    def on_change(self, change: Change[StoredObject]) -> None:
+        if (service_change := change.of(Service)) is not None:
             self._dirty.mark(change.key)
-            service: Service = change.new if change.new is not None else change.old
-            in_namespace = self._services.setdefault(service.metadata.namespace, {})
-            if change.new is None:
+            in_namespace = self._services.setdefault(service_change.latest.metadata.namespace, {})
+            if service_change.new is None:
                 in_namespace.pop(change.key, None)
             else:
-                in_namespace[change.key] = change.new
-        elif change.kind == "Pod":
-            pod = change.new or change.old
-            services = self._services.get(pod.namespace)
+                in_namespace[change.key] = service_change.new
+        elif (pod_change := change.of(Pod)) is not None:
+            old, new = pod_change.old, pod_change.new
+            services = self._services.get(pod_change.latest.namespace)
             if not services:
                 return
             for key, service in services.items():
-                if (change.old is not None and selects(service, change.old.labels)) or (
-                    change.new is not None and selects(service, change.new.labels)
+                if (old is not None and selects(service, old.labels)) or (
+                    new is not None and selects(service, new.labels)
                 ):
                     self._dirty.mark(key)
 
@@ -139,7 +138,7 @@ class EndpointsController:
 
     def _refresh(self) -> None:
         for key in self._dirty.take():
-            service = self.ctx.cluster.get("Service", key)
+            service = self.ctx.cluster.get(Service, key)
             if service is None:
                 self._endpoints.pop(key, None)
             else:

@@ -60,13 +60,13 @@ def _can_ignore_budget(pod: Pod) -> bool:
 def evict(ctx: Context, namespace: str, name: str, *, grace_period: int | None = None) -> EvictionResult:
     """POST pods/NAME/eviction with DeleteOptions.gracePeriodSeconds (None: the pod's own)."""
     key = f"{namespace}/{name}" if namespace else name
-    pod: Pod | None = ctx.cluster.get("Pod", key)
+    pod: Pod | None = ctx.cluster.get(Pod, key)
     if pod is None:
         return EvictionResult(NOT_FOUND_CODE, NOT_FOUND.format(name))
     if _can_ignore_budget(pod):
         delete_pod(ctx, pod, grace_period=grace_period)
         return EvictionResult(OK)
-    budgets = [pdb for pdb in ctx.cluster.objects("PodDisruptionBudget") if budget_selects(pdb, pod)]
+    budgets = [pdb for pdb in ctx.cluster.objects(PodDisruptionBudget) if budget_selects(pdb, pod)]
     if len(budgets) > 1:
         return EvictionResult(INTERNAL_ERROR, MULTIPLE_BUDGETS)
     if budgets:

@@ -64,21 +64,26 @@ from typing import Any
 from scheduler_core.api.errors import ActionError, QuantityError
 from scheduler_core.api.quantity import value
 from scheduler_core.api.selectors import label_selector_matches
+from scheduler_core.api.timeline import Action
 from scheduler_core.api.types import CPU, ObjectMeta, Pod
 from scheduler_core.api.workloads import (
+    SCALE_TARGETS,
+    Deployment,
     HorizontalPodAutoscaler,
     HorizontalPodAutoscalerSpec,
     HorizontalPodAutoscalerStatus,
     HPAScalingPolicy,
     HPAScalingRules,
     MetricTarget,
+    ReplicaSet,
+    ScaleTarget,
 )
 from scheduler_core.controllers.base import MEMORY_USAGE_ANNOTATION, Context, record
-from scheduler_core.store.cluster import Change, ChangeType
+from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
 NAME = "horizontal-pod-autoscaler"
 HPA_KIND = "HorizontalPodAutoscaler"
-SCALE_TARGET_KINDS = ("Deployment", "ReplicaSet", "StatefulSet")
+SCALE_TARGET_KINDS = tuple(SCALE_TARGETS)
 _RESOURCE_NAMES = {
     "Deployment": "deployments.apps",
     "ReplicaSet": "replicasets.apps",
@@ -704,6 +709,17 @@ class _Autoscaler:
     last_input: float = 0.0
 
 
+def _scaled(target: ScaleTarget, replicas: int) -> ScaleTarget:
+    """The target with spec.replicas set, as a write through its scale subresource leaves it (one
+    branch per kind: each spec is its own dataclass)."""
+    generation = target.generation + 1
+    if isinstance(target, Deployment):
+        return replace(target, spec=replace(target.spec, replicas=replicas), generation=generation)
+    if isinstance(target, ReplicaSet):
+        return replace(target, spec=replace(target.spec, replicas=replicas), generation=generation)
+    return replace(target, spec=replace(target.spec, replicas=replicas), generation=generation)
+
+
 class HorizontalPodAutoscalerController:
     name = NAME
     watch_kinds = frozenset({"Pod", HPA_KIND, *SCALE_TARGET_KINDS})  # the kinds on_change reacts to
@@ -715,49 +731,50 @@ class HorizontalPodAutoscalerController:
 
     # ------------------------------------------------------------------ watching
 
-    def on_change(self, change: Change) -> None:
-        if change.kind == "Pod":
-            self._pod_changed(change)
-        elif change.kind == HPA_KIND:
-            self._hpa_changed(change)
+    def on_change(self, change: Change[StoredObject]) -> None:
+        if (pod_change := change.of(Pod)) is not None:
+            self._pod_changed(pod_change)
+        elif (hpa_change := change.of(HorizontalPodAutoscaler)) is not None:
+            self._hpa_changed(hpa_change)
         elif change.kind in SCALE_TARGET_KINDS and self._autoscalers:
             old_spec = getattr(change.old, "spec", None)
             new_spec = getattr(change.new, "spec", None)
             if old_spec != new_spec:
-                obj = change.new or change.old
-                self._wake_targeting(change.kind, obj.metadata.namespace, obj.metadata.name)
+                metadata = change.latest.metadata
+                self._wake_targeting(change.kind, metadata.namespace, metadata.name)
 
     def sync(self) -> bool:
         return False  # every reconcile runs on the 15 s timers
 
-    def _pod_changed(self, change: Change) -> None:
+    def _pod_changed(self, change: Change[Pod]) -> None:
         old, new = change.old, change.new
         if new is None:
-            self._ready_changed.pop(old.metadata.uid, None)
+            self._ready_changed.pop(change.previous.metadata.uid, None)
         elif (old is None and new.status.ready) or (old is not None and old.status.ready != new.status.ready):
             self._ready_changed[new.metadata.uid] = self.ctx.now
         if self._autoscalers:
-            namespace = (new or old).metadata.namespace
+            namespace = change.latest.metadata.namespace
             for key in self._autoscalers:
                 if key.split("/", 1)[0] == namespace:
                     self._wake(key)
 
-    def _hpa_changed(self, change: Change) -> None:
+    def _hpa_changed(self, change: Change[HorizontalPodAutoscaler]) -> None:
         key = change.key
         if change.type is ChangeType.DELETED:
             self._autoscalers.pop(key, None)  # its pending timer finds nothing and stops
             return
         state = self._autoscalers.get(key)
-        if state is None or state.uid != change.new.metadata.uid:
-            state = _Autoscaler(uid=change.new.metadata.uid, last_input=self.ctx.now)
+        hpa = change.latest
+        if state is None or state.uid != hpa.metadata.uid:
+            state = _Autoscaler(uid=hpa.metadata.uid, last_input=self.ctx.now)
             self._autoscalers[key] = state
             self._arm(key, state, self.ctx.now + SYNC_PERIOD_SECONDS, idle=False)
-        elif change.old is not None and change.old.spec != change.new.spec:
+        elif change.old is not None and change.old.spec != hpa.spec:
             self._wake(key)
 
     def _wake_targeting(self, kind: str, namespace: str, name: str) -> None:
         for key in list(self._autoscalers):
-            hpa = self.ctx.cluster.get(HPA_KIND, key)
+            hpa = self.ctx.cluster.get(HorizontalPodAutoscaler, key)
             if (
                 hpa is not None
                 and hpa.metadata.namespace == namespace
@@ -786,7 +803,7 @@ class HorizontalPodAutoscalerController:
         state = self._autoscalers.get(key)
         if state is None or state.token != token:
             return
-        hpa = self.ctx.cluster.get(HPA_KIND, key)
+        hpa = self.ctx.cluster.get(HorizontalPodAutoscaler, key)
         if hpa is None:
             self._autoscalers.pop(key, None)
             return
@@ -805,7 +822,9 @@ class HorizontalPodAutoscalerController:
     def _reconcile(self, hpa: HorizontalPodAutoscaler, state: _Autoscaler) -> None:
         spec = hpa.spec
         namespace = hpa.metadata.namespace
-        target = self.ctx.cluster.get(spec.target_kind, f"{namespace}/{spec.target_name}")
+        target_class = SCALE_TARGETS.get(spec.target_kind)
+        key = f"{namespace}/{spec.target_name}"
+        target = self.ctx.cluster.get(target_class, key) if target_class is not None else None
         if target is None:
             resource = _RESOURCE_NAMES.get(spec.target_kind, spec.target_kind.lower())
             message = ERROR_SCALE_NOT_FOUND.format(resource=resource, name=spec.target_name)
@@ -842,8 +861,7 @@ class HorizontalPodAutoscalerController:
             rescale = desired != current
 
         if rescale:
-            scaled = replace(target, spec=replace(target.spec, replicas=desired), generation=target.generation + 1)
-            self.ctx.cluster.update(scaled)
+            self.ctx.cluster.update(_scaled(target, desired))
             message = MESSAGE_RESCALE.format(replicas=desired, reason=reason)
             record(self.ctx, hpa, REASON_SUCCESSFUL_RESCALE, message, source=NAME)
             store_scale_event(state.history, effective_behavior(spec), current, desired, now)
@@ -856,7 +874,7 @@ class HorizontalPodAutoscalerController:
         selector = target.spec.selector
         pods = [
             pod
-            for pod in self.ctx.cluster.objects("Pod")
+            for pod in self.ctx.cluster.objects(Pod)
             if pod.metadata.namespace == namespace and label_selector_matches(selector, pod.metadata.labels)
         ]
         return sorted(pods, key=lambda pod: pod.name)
@@ -924,7 +942,7 @@ class HorizontalPodAutoscalerController:
     def _set_status(
         self, hpa: HorizontalPodAutoscaler, current: int, desired: int, utilization: int | None, *, rescaled: bool
     ) -> None:
-        stored = self.ctx.cluster.get(HPA_KIND, hpa.metadata.key)
+        stored = self.ctx.cluster.get(HorizontalPodAutoscaler, hpa.metadata.key)
         if stored is None:
             return
         status = HorizontalPodAutoscalerStatus(
@@ -937,20 +955,20 @@ class HorizontalPodAutoscalerController:
 
     # ------------------------------------------------------------------ the set-utilization op
 
-    def handle_action(self, action: Any) -> None:
+    def handle_action(self, action: Action) -> None:
         if action.op != "set-utilization" or action.target is None:
             raise ActionError(f"{action.op} is not an autoscaler operation")
         target = action.target
         kind, namespace, name = target.kind, target.namespace, target.name
         if kind == HPA_KIND:
-            hpa = self.ctx.cluster.get(HPA_KIND, target.key)
+            hpa = self.ctx.cluster.get(HorizontalPodAutoscaler, target.key)
             if hpa is None:
                 raise ActionError(f"{target} not found")
             kind, name = hpa.spec.target_kind, hpa.spec.target_name
         workload = self.ctx.cluster.get(kind, f"{namespace}/{name}")
         if workload is None:
             raise ActionError(f"{kind}/{namespace}/{name} not found")
-        if kind not in SCALE_TARGET_KINDS:
+        if not isinstance(workload, ScaleTarget):
             raise ActionError(
                 f"{kind}/{namespace}/{name} is not a scalable workload (Deployment, ReplicaSet, StatefulSet)"
             )
@@ -959,7 +977,7 @@ class HorizontalPodAutoscalerController:
         self.ctx.workload_demand[workload_key(kind, namespace, name)] = percent * requested / 100
         self._wake_targeting(kind, namespace, name)
 
-    def _requested_cpu(self, workload: Any, namespace: str) -> int:
+    def _requested_cpu(self, workload: ScaleTarget, namespace: str) -> int:
         """The CPU requests a utilization is a percentage of: the Ready pods', else the active pods',
         else the template's times spec.replicas."""
         pods = self._pods_of(workload, namespace)

@@ -36,7 +36,7 @@ from scheduler_core.controllers.controller_kit import (
     slow_start,
 )
 from scheduler_core.controllers.naming import MAX_GENERATED_NAME_LENGTH
-from scheduler_core.store.cluster import Change, ChangeType
+from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
 NAME = "job"
 SOURCE = "job-controller"
@@ -192,20 +192,20 @@ class JobController:
 
     # ------------------------------------------------------------------ watching
 
-    def on_change(self, change: Change) -> None:
-        if change.kind == "Pod":
-            self._on_pod(change)
-        elif change.kind == KIND:
-            self._on_job(change)
+    def on_change(self, change: Change[StoredObject]) -> None:
+        if (pod_change := change.of(Pod)) is not None:
+            self._on_pod(pod_change)
+        elif (job_change := change.of(Job)) is not None:
+            self._on_job(job_change)
 
-    def _on_job(self, change: Change) -> None:
+    def _on_job(self, change: Change[Job]) -> None:
         if change.type is ChangeType.DELETED:
-            uid = change.old.metadata.uid
+            uid = change.previous.metadata.uid
             self._keys_by_uid.pop(uid, None)
             self._states.pop(uid, None)
             self._orphans.extend(self.pods.forget(uid))
             return
-        job: Job = change.new
+        job = change.latest
         self._keys_by_uid[job.metadata.uid] = change.key
         old: Job | None = change.old
         if old is None or old.spec != job.spec:
@@ -219,7 +219,7 @@ class JobController:
         if job.spec.ttl_seconds_after_finished is not None and is_finished(job):
             self.ttl_queue.add(change.key)
 
-    def _on_pod(self, change: Change) -> None:
+    def _on_pod(self, change: Change[Pod]) -> None:
         old: Pod | None = change.old
         new: Pod | None = change.new
         before, after = self.pods.observe(change)
@@ -254,7 +254,7 @@ class JobController:
     def _pods_of(self, job: Job) -> list[Pod]:
         pods = []
         for key in self.pods.keys(job.metadata.uid):
-            pod = self.ctx.cluster.get("Pod", key)
+            pod = self.ctx.cluster.get(Pod, key)
             if pod is not None:
                 pods.append(pod)
         return pods
@@ -276,7 +276,7 @@ class JobController:
 
     def _sync_job_once(self, key: str) -> bool:
         """syncJob; False when a pod create failed (the sync is retried)."""
-        job: Job | None = self.ctx.cluster.get(KIND, key)
+        job: Job | None = self.ctx.cluster.get(Job, key)
         if job is None:
             return True
         state = self._state(job)
@@ -408,7 +408,7 @@ class JobController:
         state.failures_after_last_success, state.last_failure_time = backoff
         if job_finished:
             state.finished_at = now
-        current = self.ctx.cluster.get(KIND, key)
+        current = self.ctx.cluster.get(Job, key)
         if current is not None and current.metadata.uid == job.metadata.uid and current.status != status:
             job = self.ctx.cluster.update(replace(current, status=status))
         if job_finished and finished is not None:
@@ -561,7 +561,7 @@ class JobController:
     def _process_ttl(self, key: str) -> None:
         """The TTL-after-finished controller: a finished Job with ttlSecondsAfterFinished is
         deleted that long after its Complete or Failed condition (no event); its pods follow."""
-        job: Job | None = self.ctx.cluster.get(KIND, key)
+        job: Job | None = self.ctx.cluster.get(Job, key)
         if job is None or job.spec.ttl_seconds_after_finished is None or not is_finished(job):
             return
         state = self._states.get(job.metadata.uid)
@@ -572,4 +572,4 @@ class JobController:
         if remaining > _EPSILON:
             self.ttl_queue.add_after(key, remaining)
             return
-        self.ctx.cluster.delete(KIND, key)
+        self.ctx.cluster.delete(Job, key)

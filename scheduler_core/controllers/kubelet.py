@@ -8,7 +8,7 @@ playground.k8s.io/run-seconds (default 5 for pods that run to completion), playg
 
 from dataclasses import replace
 
-from scheduler_core.api.types import Pod
+from scheduler_core.api.types import Node, Pod
 from scheduler_core.controllers.base import (
     EXIT_CODE_ANNOTATION,
     RUN_SECONDS_ANNOTATION,
@@ -16,7 +16,7 @@ from scheduler_core.controllers.base import (
     Context,
     record,
 )
-from scheduler_core.store.cluster import Change, ChangeType
+from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
 NAME = "kubelet"
 DEFAULT_RUN_SECONDS = 5.0
@@ -56,16 +56,16 @@ class Kubelet:
         self._starting: set[str] = set()  # uids with a start timer
         self._stopping: set[str] = set()  # uids with a removal timer
 
-    def on_change(self, change: Change) -> None:
-        if change.kind == "Pod":
-            pod = change.new
+    def on_change(self, change: Change[StoredObject]) -> None:
+        if (pod_change := change.of(Pod)) is not None:
+            pod = pod_change.new
             if change.type is ChangeType.DELETED or pod is None:
                 return
             self._consider(pod)
-        elif change.kind == "Node" and change.type is ChangeType.MODIFIED:
+        elif (node_change := change.of(Node)) is not None and change.type is ChangeType.MODIFIED:
             # Any node update may mean its kubelet is back (Ready again, or restarted before the
             # control plane noticed): look at its pods again, in store order. _consider is idempotent.
-            for pod in self.ctx.cluster.pods_on_node(change.new.name):
+            for pod in self.ctx.cluster.pods_on_node(node_change.latest.name):
                 self._consider(pod)
 
     def sync(self) -> bool:
@@ -74,7 +74,7 @@ class Kubelet:
     def _node_ready(self, pod: Pod) -> bool:
         """The pod's kubelet is up: its node is Ready and has not been taken down (a stopped kubelet
         does nothing from the moment it stops, before the control plane notices it)."""
-        node = self.ctx.cluster.get("Node", pod.spec.node_name)
+        node = self.ctx.cluster.get(Node, pod.spec.node_name)
         if node is None or not node.status.ready:
             return False
         find = getattr(self.ctx, "controller", None)
@@ -96,10 +96,10 @@ class Kubelet:
             self.ctx.after(delay, lambda: self._start(pod.key, uid), label=f"start {pod.key}")
 
     def _current(self, key: str, uid: str) -> Pod | None:
-        pod = self.ctx.cluster.get("Pod", key)
+        pod = self.ctx.cluster.get(Pod, key)
         if pod is None or pod.metadata.uid != uid:
             return None
-        return pod  # type: ignore[no-any-return]
+        return pod
 
     def _start(self, key: str, uid: str) -> None:
         pod = self._current(key, uid)
@@ -159,4 +159,4 @@ class Kubelet:
             return
         if not self._node_ready(pod):
             return  # an unreachable kubelet cannot confirm; the pod stays Terminating until it is back
-        self.ctx.cluster.delete("Pod", key)
+        self.ctx.cluster.delete(Pod, key)

@@ -23,13 +23,13 @@ since it only reads status.ready.
 """
 
 from dataclasses import replace
-from typing import Any
 
 from scheduler_core.api.errors import ActionError
+from scheduler_core.api.timeline import Action
 from scheduler_core.api.types import NO_EXECUTE, NO_SCHEDULE, Node, Pod, Taint
 from scheduler_core.controllers.base import Context, DirtyKeys, record
 from scheduler_core.controllers.kubelet import readiness_delay
-from scheduler_core.store.cluster import Change, ChangeType
+from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
 NAME = "node-lifecycle"
 SOURCE = "node-controller"
@@ -74,9 +74,11 @@ class NodeLifecycleController:
 
     # ------------------------------------------------------------------ actions
 
-    def handle_action(self, action: Any) -> None:
+    def handle_action(self, action: Action) -> None:
         target = action.target
-        node: Node | None = self.ctx.cluster.get("Node", target.key)
+        if target is None:  # the parser asks for one; an Action built in code may lack it
+            raise ActionError(f"{action.op} needs a target node")
+        node: Node | None = self.ctx.cluster.get(Node, target.key)
         if node is None:
             raise ActionError(f"{target} not found")
         if action.op == "node-down":
@@ -105,7 +107,7 @@ class NodeLifecycleController:
     def _grace_expired(self, name: str, token: int) -> None:
         if self._stopped.get(name) != token:
             return
-        node: Node | None = self.ctx.cluster.get("Node", name)
+        node: Node | None = self.ctx.cluster.get(Node, name)
         if node is None:
             return
         self._unreachable.add(name)
@@ -133,7 +135,7 @@ class NodeLifecycleController:
 
     def _kubelet_back(self, name: str) -> None:
         self._unreachable.discard(name)
-        node: Node | None = self.ctx.cluster.get("Node", name)
+        node: Node | None = self.ctx.cluster.get(Node, name)
         if node is None:
             return
         record(self.ctx, node, STARTING, STARTING_MESSAGE, source=KUBELET_SOURCE)
@@ -156,33 +158,34 @@ class NodeLifecycleController:
 
     def _pod_ready(self, key: str, uid: str) -> None:
         """The restarted kubelet's readiness probes pass again."""
-        pod: Pod | None = self.ctx.cluster.get("Pod", key)
+        pod: Pod | None = self.ctx.cluster.get(Pod, key)
         if pod is None or pod.metadata.uid != uid or pod.status.phase != "Running" or pod.status.ready:
             return
         if pod.metadata.deletion_timestamp is not None or pod.spec.node_name in self._stopped:
             return
-        node = self.ctx.cluster.get("Node", pod.spec.node_name)
+        node = self.ctx.cluster.get(Node, pod.spec.node_name)
         if node is None or not node.status.ready:
             return
         self.ctx.cluster.update(replace(pod, status=replace(pod.status, ready=True)))
 
     # ------------------------------------------------------------------ nodes reporting NotReady
 
-    def on_change(self, change: Change) -> None:
-        if change.kind != "Node":
+    def on_change(self, change: Change[StoredObject]) -> None:
+        node_change = change.of(Node)
+        if node_change is None:
             return
         if change.type is ChangeType.DELETED:
             self._seen_ready.pop(change.key, None)
             self._stopped.pop(change.key, None)
             self._unreachable.discard(change.key)
             return
-        if self._seen_ready.get(change.key) != change.new.status.ready:
+        if self._seen_ready.get(change.key) != node_change.latest.status.ready:
             self.dirty.mark(change.key)
 
     def sync(self) -> bool:
         keys = self.dirty.take()
         for key in keys:
-            node: Node | None = self.ctx.cluster.get("Node", key)
+            node: Node | None = self.ctx.cluster.get(Node, key)
             if node is None:
                 continue
             was_ready = self._seen_ready.get(key)

@@ -34,7 +34,7 @@ from scheduler_core.api.quantity import format_binary_si, format_bytes
 from scheduler_core.api.types import MEMORY, NO_SCHEDULE, Container, Node, Pod, Taint
 from scheduler_core.controllers.base import MEMORY_USAGE_ANNOTATION, Context, DirtyKeys, record
 from scheduler_core.scheduler.resources import pod_requests
-from scheduler_core.store.cluster import Change, ChangeType
+from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
 NAME = "node-pressure"
 SOURCE = "kubelet"
@@ -136,10 +136,11 @@ class NodePressureEviction:
         self._last_pressure: dict[str, float] = {}
         self._condition: set[str] = set()  # nodes with MemoryPressure
 
-    def on_change(self, change: Change) -> None:
-        if change.kind == "Pod":
-            old_node = change.old.spec.node_name if change.old is not None else ""
-            new_node = change.new.spec.node_name if change.new is not None else ""
+    def on_change(self, change: Change[StoredObject]) -> None:
+        if (pod_change := change.of(Pod)) is not None:
+            old_pod, new_pod = pod_change.old, pod_change.new
+            old_node = old_pod.spec.node_name if old_pod is not None else ""
+            new_node = new_pod.spec.node_name if new_pod is not None else ""
             if old_node and old_node != new_node:
                 self._by_node.get(old_node, {}).pop(change.key, None)
             if new_node:
@@ -147,20 +148,20 @@ class NodePressureEviction:
             for name in (old_node, new_node):
                 if name:
                     self.dirty.mark(name)
-        elif change.kind == "Node":
+        elif (node_change := change.of(Node)) is not None:
             if change.type is ChangeType.DELETED:
                 self._last_pressure.pop(change.key, None)
                 self._condition.discard(change.key)
                 self._by_node.pop(change.key, None)
                 return
-            old, new = change.old, change.new
+            old, new = node_change.old, node_change.latest
             if old is None or old.status != new.status:
                 self.dirty.mark(change.key)
 
     def sync(self) -> bool:
         """Arms the next monitoring tick for nodes that may need it; changes nothing itself."""
         for name in self.dirty.take():
-            node: Node | None = self.ctx.cluster.get("Node", name)
+            node: Node | None = self.ctx.cluster.get(Node, name)
             if node is None or not node.status.ready:
                 continue
             if self._pressure(node):
@@ -177,7 +178,7 @@ class NodePressureEviction:
 
     def _pods_on(self, name: str) -> list[Pod]:
         keys = self._by_node.get(name, {})
-        pods = [pod for key in list(keys) if (pod := self.ctx.cluster.get("Pod", key)) is not None]
+        pods = [pod for key in list(keys) if (pod := self.ctx.cluster.get(Pod, key)) is not None]
         return sorted(pods, key=lambda pod: (pod.metadata.creation_timestamp, pod.namespace, pod.name))
 
     def _available(self, node: Node) -> int | None:
@@ -222,7 +223,7 @@ class NodePressureEviction:
         if self._armed.get(name) != at:
             return
         del self._armed[name]
-        node: Node | None = self.ctx.cluster.get("Node", name)
+        node: Node | None = self.ctx.cluster.get(Node, name)
         if node is None or not node.status.ready or self._kubelet_stopped(name):
             return
         now = self.ctx.now

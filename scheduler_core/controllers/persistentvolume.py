@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
-from scheduler_core.api.types import NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, ObjectMeta, Pod
+from scheduler_core.api.types import Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, ObjectMeta, Pod
 from scheduler_core.api.volumes import (
     ANN_BETA_STORAGE_CLASS,
     ANN_BETA_STORAGE_PROVISIONER,
@@ -68,7 +68,7 @@ from scheduler_core.api.workloads import (
     StorageClass,
 )
 from scheduler_core.controllers.base import Context, DirtyKeys, record
-from scheduler_core.store.cluster import Change, ChangeType
+from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
 NAME = "persistentvolume-binder"
 SOURCE = "persistentvolume-controller"
@@ -154,42 +154,42 @@ class PersistentVolumeController:
 
     # ------------------------------------------------------------------ watching
 
-    def on_change(self, change: Change) -> None:
-        if change.kind == "Pod":
-            self._index_pod(change)
+    def on_change(self, change: Change[StoredObject]) -> None:
+        if (pod_change := change.of(Pod)) is not None:
+            self._index_pod(pod_change)
             return
         if self._writing:
             return  # our own write: the follow-up is done where it was written
         if change.kind == "PersistentVolumeClaim":
             if change.type is ChangeType.DELETED:
                 self._consumers_seen.pop(change.key, None)
-                for volume in self.ctx.cluster.objects("PersistentVolume"):
+                for volume in self.ctx.cluster.objects(PersistentVolume):
                     if volume.spec.claim_ref == change.key:
                         self.volumes.mark(volume.metadata.name)
                 return
             self._consumers_seen[change.key] = self._unscheduled_consumers(change.key)
             self.claims.mark(change.key)
-        elif change.kind == "PersistentVolume":
+        elif (volume_change := change.of(PersistentVolume)) is not None:
             if change.type is ChangeType.DELETED:
-                for claim in self.ctx.cluster.objects("PersistentVolumeClaim"):
-                    if claim.spec.volume_name == change.old.metadata.name:
+                for claim in self.ctx.cluster.objects(PersistentVolumeClaim):
+                    if claim.spec.volume_name == volume_change.previous.metadata.name:
                         self.claims.mark(claim.metadata.key)
                 return
             self.volumes.mark(change.key)
-            if not change.new.spec.claim_ref:
+            if not volume_change.latest.spec.claim_ref:
                 # Stands in for the periodic resync: an unbound Immediate claim may match this PV now.
-                for claim in self.ctx.cluster.objects("PersistentVolumeClaim"):
+                for claim in self.ctx.cluster.objects(PersistentVolumeClaim):
                     if ANN_BIND_COMPLETED not in claim.metadata.annotations and not is_delay_binding_mode(
                         claim, self._class
                     ):
                         self.claims.mark(claim.metadata.key)
         elif change.kind == "StorageClass" and change.type is ChangeType.ADDED:
             # Stands in for the periodic resync that retries waiting claims.
-            for claim in self.ctx.cluster.objects("PersistentVolumeClaim"):
+            for claim in self.ctx.cluster.objects(PersistentVolumeClaim):
                 if ANN_BIND_COMPLETED not in claim.metadata.annotations:
                     self.claims.mark(claim.metadata.key)
 
-    def _index_pod(self, change: Change) -> None:
+    def _index_pod(self, change: Change[Pod]) -> None:
         for pod, add in ((change.old, False), (change.new, True)):
             if pod is None:
                 continue
@@ -207,7 +207,7 @@ class PersistentVolumeController:
         """findNonScheduledPodsByPVC: active pods using the claim that are not on a node yet."""
         names = []
         for key in self._pods_by_claim.get(claim, {}):
-            pod: Pod | None = self.ctx.cluster.get("Pod", key)
+            pod: Pod | None = self.ctx.cluster.get(Pod, key)
             if pod is not None and pod.status.phase not in TERMINAL and not pod.spec.node_name:
                 names.append(pod.name)
         return names
@@ -230,7 +230,9 @@ class PersistentVolumeController:
             stored: PersistentVolume = self.ctx.cluster.update(volume)
         return stored
 
-    def _event(self, obj: object, reason: str, message: str, *, warning: bool = False, source: str = SOURCE) -> None:
+    def _event(
+        self, obj: StoredObject, reason: str, message: str, *, warning: bool = False, source: str = SOURCE
+    ) -> None:
         record(self.ctx, obj, reason, message, warning=warning, source=source)
 
     # ------------------------------------------------------------------ syncing
@@ -246,13 +248,13 @@ class PersistentVolumeController:
         return busy
 
     def _class(self, name: str) -> StorageClass | None:
-        storage_class: StorageClass | None = self.ctx.cluster.get("StorageClass", name)
+        storage_class: StorageClass | None = self.ctx.cluster.get(StorageClass, name)
         return storage_class
 
     # ------------------------------------------------------------------ claims
 
     def _sync_claim(self, key: str) -> None:
-        claim: PersistentVolumeClaim | None = self.ctx.cluster.get("PersistentVolumeClaim", key)
+        claim: PersistentVolumeClaim | None = self.ctx.cluster.get(PersistentVolumeClaim, key)
         if claim is None:
             return
         if ANN_BIND_COMPLETED in claim.metadata.annotations:
@@ -265,14 +267,14 @@ class PersistentVolumeController:
         no class gets the default one."""
         if claim.spec.storage_class_name is not None or ANN_BETA_STORAGE_CLASS in claim.metadata.annotations:
             return claim
-        default = default_storage_class(self.ctx.cluster.objects("StorageClass"))
+        default = default_storage_class(self.ctx.cluster.objects(StorageClass))
         if default is None:
             return claim
         spec = replace(claim.spec, storage_class_name=default.metadata.name)
         return self._update_claim(replace(claim, spec=spec))
 
     def _find_best_match(self, claim: PersistentVolumeClaim, delay_binding: bool) -> PersistentVolume | None:
-        volumes = sorted(self.ctx.cluster.objects("PersistentVolume"), key=lambda v: v.metadata.name)
+        volumes = sorted(self.ctx.cluster.objects(PersistentVolume), key=lambda v: v.metadata.name)
         for group in _mode_sets(volumes, claim.spec.access_modes):
             volume = find_matching_volume(claim, group, None, (), delay_binding)
             if volume is not None:
@@ -296,7 +298,7 @@ class PersistentVolumeController:
                 self._event(claim, FAILED_BINDING, NO_VOLUMES_NO_CLASS)
             self._set_claim_phase(claim, CLAIM_PENDING)
             return
-        volume: PersistentVolume | None = self.ctx.cluster.get("PersistentVolume", claim.spec.volume_name)
+        volume: PersistentVolume | None = self.ctx.cluster.get(PersistentVolume, claim.spec.volume_name)
         if volume is None:
             self._set_claim_phase(claim, CLAIM_PENDING)  # the requested PV does not exist (yet)
         elif not volume.spec.claim_ref:
@@ -341,7 +343,7 @@ class PersistentVolumeController:
         if not claim.spec.volume_name:
             self._set_claim_phase(claim, CLAIM_LOST, (CLAIM_LOST_REASON, CLAIM_LOST_REFERENCE))
             return
-        volume: PersistentVolume | None = self.ctx.cluster.get("PersistentVolume", claim.spec.volume_name)
+        volume: PersistentVolume | None = self.ctx.cluster.get(PersistentVolume, claim.spec.volume_name)
         if volume is None:
             self._set_claim_phase(claim, CLAIM_LOST, (CLAIM_LOST_REASON, CLAIM_LOST_VOLUME))
         elif not volume.spec.claim_ref or is_volume_bound_to_claim(volume, claim):
@@ -415,14 +417,14 @@ class PersistentVolumeController:
     def _external_provision(self, claim: PersistentVolumeClaim, storage_class: StorageClass) -> None:
         """The external provisioner: a PV for the claim, pre-bound to it, on the selected node."""
         name = f"pvc-{claim.metadata.uid}"
-        if self.ctx.cluster.get("PersistentVolume", name) is not None:
+        if self.ctx.cluster.get(PersistentVolume, name) is not None:
             return
         provisioner = storage_class.provisioner
         self._event(claim, PROVISIONING, PROVISIONING_MESSAGE.format(claim_key(claim)), source=provisioner)
         affinity = None
         selected = claim.metadata.annotations.get(ANN_SELECTED_NODE)
         if selected:
-            node = self.ctx.cluster.get("Node", selected)
+            node = self.ctx.cluster.get(Node, selected)
             hostname = node.labels.get(HOSTNAME_LABEL, selected) if node is not None else selected
             requirement = NodeSelectorRequirement(HOSTNAME_LABEL, "In", (hostname,))
             affinity = NodeSelector((NodeSelectorTerm(match_expressions=(requirement,)),))
@@ -446,14 +448,14 @@ class PersistentVolumeController:
     # ------------------------------------------------------------------ volumes
 
     def _sync_volume(self, name: str) -> None:
-        volume: PersistentVolume | None = self.ctx.cluster.get("PersistentVolume", name)
+        volume: PersistentVolume | None = self.ctx.cluster.get(PersistentVolume, name)
         if volume is None:
             return
         if not volume.spec.claim_ref or not _claim_ref_has_uid(volume):
             # Unused, or pre-bound by its author to a claim the claim's sync will bind.
             self._set_volume_phase(volume, VOLUME_AVAILABLE)
             return
-        claim: PersistentVolumeClaim | None = self.ctx.cluster.get("PersistentVolumeClaim", volume.spec.claim_ref)
+        claim: PersistentVolumeClaim | None = self.ctx.cluster.get(PersistentVolumeClaim, volume.spec.claim_ref)
         if volume.phase in (VOLUME_RELEASED, VOLUME_FAILED) or claim is None:
             if volume.phase not in (VOLUME_RELEASED, VOLUME_FAILED):
                 volume = self._set_volume_phase(volume, VOLUME_RELEASED)
@@ -495,7 +497,7 @@ class PersistentVolumeController:
         provisioner = volume.metadata.annotations.get(ANN_DYNAMICALLY_PROVISIONED, "")
         if provisioner and not provisioner.startswith(IN_TREE_PREFIX):
             with self._own_write():
-                self.ctx.cluster.delete("PersistentVolume", volume.metadata.name)  # the external deleter
+                self.ctx.cluster.delete(PersistentVolume, volume.metadata.name)  # the external deleter
             return
         failed = self._set_volume_phase(volume, VOLUME_FAILED)
         self._event(failed, VOLUME_FAILED_DELETE, NO_DELETER.format(volume.metadata.name), warning=True)

@@ -30,7 +30,7 @@ from scheduler_core.controllers.pod_deletion import (
     ranks_by_related_pods_on_same_node,
 )
 from scheduler_core.controllers.requeue import Requeue
-from scheduler_core.store.cluster import Change, ChangeType, ConflictError
+from scheduler_core.store.cluster import Change, ChangeType, ConflictError, StoredObject
 
 NAME = "replicaset"
 SOURCE = "replicaset-controller"
@@ -115,24 +115,23 @@ class ReplicaSetController:
 
     # ------------------------------------------------------------------ watching
 
-    def on_change(self, change: Change) -> None:
-        if change.kind == "Pod":
-            self._on_pod(change)
-        elif change.kind == "ReplicaSet":
-            self._on_replica_set(change)
+    def on_change(self, change: Change[StoredObject]) -> None:
+        if (pod_change := change.of(Pod)) is not None:
+            self._on_pod(pod_change)
+        elif (replica_set_change := change.of(ReplicaSet)) is not None:
+            self._on_replica_set(replica_set_change)
 
-    def _on_replica_set(self, change: Change) -> None:
+    def _on_replica_set(self, change: Change[ReplicaSet]) -> None:
         key = change.key
         if change.type is ChangeType.DELETED:
-            old: ReplicaSet = change.old
+            old = change.previous
             self._forget_rs(key, old)
             self.requeue.drop(key)
             self._failing.discard(key)
             uid = old.metadata.uid
             self._collect.extend((pod_key, uid) for pod_key in self._pods.get(uid, {}))
             return
-        rs: ReplicaSet = change.new
-        previous: ReplicaSet | None = change.old
+        rs, previous = change.latest, change.old
         if previous is not None and previous.metadata.uid != rs.metadata.uid:
             self._forget_rs(key, previous)
         self._rs_key[rs.metadata.uid] = key
@@ -195,7 +194,7 @@ class ReplicaSetController:
         if owner:
             self._siblings.get(owner, {}).pop(key, None)
 
-    def _on_pod(self, change: Change) -> None:
+    def _on_pod(self, change: Change[Pod]) -> None:
         key = change.key
         old: Pod | None = change.old
         new: Pod | None = change.new
@@ -247,7 +246,7 @@ class ReplicaSetController:
         """Files an owned pod as claimable (active, selected), a stray (active, not selected) or
         neither (finished or terminating), by its ReplicaSet's selector as it is now."""
         rs_key = self._rs_key.get(owner)
-        rs: ReplicaSet | None = self.ctx.cluster.get("ReplicaSet", rs_key) if rs_key is not None else None
+        rs: ReplicaSet | None = self.ctx.cluster.get(ReplicaSet, rs_key) if rs_key is not None else None
         if rs is None or rs.metadata.uid != owner or not is_active(pod):
             self._unclassify(owner, key)  # a ReplicaSet that appears later files its pods then
             return
@@ -296,7 +295,7 @@ class ReplicaSetController:
         ]
         candidates.extend(self._rs_by_expression.get(namespace, {}))
         for key in candidates:
-            rs: ReplicaSet | None = self.ctx.cluster.get("ReplicaSet", key)
+            rs: ReplicaSet | None = self.ctx.cluster.get(ReplicaSet, key)
             if rs is not None and label_selector_matches(rs.spec.selector, pod.metadata.labels):
                 self.dirty.mark(key)
                 self._adopt_check.add(key)
@@ -315,7 +314,7 @@ class ReplicaSetController:
         if self._collect:
             collect, self._collect = self._collect, []
             for pod_key, owner in collect:
-                pod: Pod | None = self.ctx.cluster.get("Pod", pod_key)
+                pod: Pod | None = self.ctx.cluster.get(Pod, pod_key)
                 if pod is not None and controller_uid(pod, "ReplicaSet") == owner:
                     delete_pod(self.ctx, pod)
             yield
@@ -324,14 +323,14 @@ class ReplicaSetController:
             yield
 
     def _sync_replica_set(self, key: str) -> None:
-        rs: ReplicaSet | None = self.ctx.cluster.get("ReplicaSet", key)
+        rs: ReplicaSet | None = self.ctx.cluster.get(ReplicaSet, key)
         if rs is None:
             return
         active = self._claim_pods(rs)
         error = None
         if rs.metadata.deletion_timestamp is None:
             error = self._manage_replicas(rs, active)
-        rs = self.ctx.cluster.get("ReplicaSet", key) or rs
+        rs = self.ctx.cluster.get(ReplicaSet, key) or rs
         status = self._calculate_status(rs)
         if status != rs.status:
             rs = self.ctx.cluster.update(replace(rs, status=status))
@@ -363,7 +362,7 @@ class ReplicaSetController:
             return claimed
         self._adopt_check.discard(rs.metadata.key)
         for pod_key in list(self._orphans.get(rs.metadata.namespace, {})):
-            orphan: Pod | None = self.ctx.cluster.get("Pod", pod_key)
+            orphan: Pod | None = self.ctx.cluster.get(Pod, pod_key)
             if orphan is None or not is_active(orphan) or orphan.metadata.controller_ref() is not None:
                 continue
             if label_selector_matches(rs.spec.selector, orphan.metadata.labels):
@@ -397,7 +396,7 @@ class ReplicaSetController:
         owner = self._rs_controller.get(rs.metadata.key)
         if owner:
             for sibling_key in self._siblings.get(owner, {}):
-                sibling: ReplicaSet | None = self.ctx.cluster.get("ReplicaSet", sibling_key)
+                sibling: ReplicaSet | None = self.ctx.cluster.get(ReplicaSet, sibling_key)
                 if sibling is not None:
                     related.extend(self._pods.get(sibling.metadata.uid, {}).values())
         pods = sorted(active, key=lambda p: p.metadata.name)
@@ -434,7 +433,7 @@ class ReplicaSetController:
         return error
 
     def _delete_pod(self, rs: ReplicaSet, pod: Pod) -> str | None:
-        if self.ctx.cluster.get("Pod", pod.key) is None:
+        if self.ctx.cluster.get(Pod, pod.key) is None:
             return None  # already gone: NotFound is not an error event
         # The DELETE cannot fail here; its event goes first, before the kubelet reacts to the deletion.
         record(self.ctx, rs, SUCCESSFUL_DELETE_REASON, DELETED_POD_MESSAGE.format(pod.name), source=SOURCE)

@@ -13,7 +13,7 @@ from scheduler_core.admission.resource_quota import KIND_RESOURCES, quota_usage
 from scheduler_core.api.types import Pod
 from scheduler_core.api.workloads import ResourceQuota
 from scheduler_core.controllers.base import Context, DirtyKeys
-from scheduler_core.store.cluster import Change, ChangeType
+from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
 NAME = "resourcequota"
 
@@ -28,19 +28,18 @@ class ResourceQuotaController:
         self._dirty_namespaces: dict[str, None] = {}
         self._timers: set[tuple[str, float]] = set()
 
-    def on_change(self, change: Change) -> None:
-        if change.kind == "ResourceQuota" and change.type is not ChangeType.DELETED:
-            old, new = change.old, change.new
+    def on_change(self, change: Change[StoredObject]) -> None:
+        if (quota_change := change.of(ResourceQuota)) is not None and change.type is not ChangeType.DELETED:
+            old, new = quota_change.old, quota_change.latest
             if old is None or (old.hard, old.scopes) != (new.hard, new.scopes):
                 self.dirty.mark(change.key)
         # Quotas are counted too (resourcequotas, count/resourcequotas), so this is not an elif.
         if change.kind in KIND_RESOURCES:
-            obj = change.new if change.new is not None else change.old
-            namespace = obj.metadata.namespace
+            namespace = change.latest.metadata.namespace
             if namespace:
                 self._dirty_namespaces[namespace] = None
-            if change.kind == "Pod" and change.new is not None:
-                self._watch_termination(change.new)
+            if (pod_change := change.of(Pod)) is not None and pod_change.new is not None:
+                self._watch_termination(pod_change.new)
 
     def _watch_termination(self, pod: Pod) -> None:
         deleted_at = pod.metadata.deletion_timestamp
@@ -52,7 +51,7 @@ class ResourceQuotaController:
         token = (namespace, at)
         if at <= self.ctx.now or token in self._timers:
             return
-        if not any(quota.metadata.namespace == namespace for quota in self.ctx.cluster.objects("ResourceQuota")):
+        if not any(quota.metadata.namespace == namespace for quota in self.ctx.cluster.objects(ResourceQuota)):
             return
         self._timers.add(token)
 
@@ -67,7 +66,7 @@ class ResourceQuotaController:
         if self._dirty_namespaces:
             namespaces = set(self._dirty_namespaces)
             self._dirty_namespaces.clear()
-            for existing in self.ctx.cluster.objects("ResourceQuota"):
+            for existing in self.ctx.cluster.objects(ResourceQuota):
                 if existing.metadata.namespace in namespaces:
                     self.dirty.mark(existing.metadata.key)
         keys = self.dirty.take()
@@ -75,7 +74,7 @@ class ResourceQuotaController:
             return False
         objects = {kind: self.ctx.cluster.objects(kind) for kind in KIND_RESOURCES}
         for key in keys:
-            quota: ResourceQuota | None = self.ctx.cluster.get("ResourceQuota", key)
+            quota: ResourceQuota | None = self.ctx.cluster.get(ResourceQuota, key)
             if quota is None:
                 continue
             used = quota_usage(quota, objects, self.ctx.now)

@@ -11,9 +11,9 @@ node in the snapshot while the scheduler goes on with other pods, and is asked a
 """
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
-from scheduler_core.api.types import LabelSelector, Namespace, Pod
+from scheduler_core.api.types import LabelSelector, Namespace, Node, Pod, PodDisruptionBudget
 from scheduler_core.api.workloads import (
     PersistentVolume,
     PersistentVolumeClaim,
@@ -30,7 +30,7 @@ from scheduler_core.scheduler.resources import pod_requests
 from scheduler_core.scheduler.runtime import Framework
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
 from scheduler_core.scheduler.selector_source import SelectorSource
-from scheduler_core.store.cluster import Change, ChangeType, Cluster
+from scheduler_core.store.cluster import Change, ChangeType, Cluster, StoredObject
 
 NAME = "scheduler"
 SOURCE = "default-scheduler"
@@ -58,19 +58,19 @@ class StoreVolumeLister:
         self.cluster = cluster
 
     def claim(self, namespace: str, name: str) -> PersistentVolumeClaim | None:
-        claim: PersistentVolumeClaim | None = self.cluster.get("PersistentVolumeClaim", f"{namespace}/{name}")
+        claim: PersistentVolumeClaim | None = self.cluster.get(PersistentVolumeClaim, f"{namespace}/{name}")
         return claim
 
     def volume(self, name: str) -> PersistentVolume | None:
-        volume: PersistentVolume | None = self.cluster.get("PersistentVolume", name)
+        volume: PersistentVolume | None = self.cluster.get(PersistentVolume, name)
         return volume
 
     def storage_class(self, name: str) -> StorageClass | None:
-        storage_class: StorageClass | None = self.cluster.get("StorageClass", name)
+        storage_class: StorageClass | None = self.cluster.get(StorageClass, name)
         return storage_class
 
     def volumes(self) -> list[PersistentVolume]:
-        return sorted(self.cluster.objects("PersistentVolume"), key=lambda volume: volume.metadata.name)
+        return sorted(self.cluster.objects(PersistentVolume), key=lambda volume: volume.metadata.name)
 
     def update_claim(self, claim: PersistentVolumeClaim) -> PersistentVolumeClaim:
         stored: PersistentVolumeClaim = self.cluster.update(claim)
@@ -109,12 +109,12 @@ def _placement_changed(old: Pod, new: Pod) -> bool:
     )
 
 
-def _selector_changed(change: Change) -> bool:
+def _selector_changed(change: Change[StoredObject]) -> bool:
     """Only a new, deleted or re-selected Service/ReplicaSet/StatefulSet changes default spreading
     (status updates, which are most of their changes, do not)."""
     if change.type is not ChangeType.MODIFIED:
         return True
-    old, new = change.old, change.new
+    old, new = cast(SelectorOwner, change.previous), cast(SelectorOwner, change.latest)
     return bool(old.spec.selector != new.spec.selector or old.metadata.namespace != new.metadata.namespace)
 
 
@@ -127,7 +127,11 @@ def _scheduling_relevant(pod: Pod) -> Any:
     return (pod.spec, pod.metadata.labels)
 
 
-def _selector_source(kind: str, obj: Any) -> SelectorSource:
+# The objects whose selectors feed default spreading (SELECTOR_KINDS).
+SelectorOwner = Service | ReplicaSet | StatefulSet
+
+
+def _selector_source(kind: str, obj: SelectorOwner) -> SelectorSource:
     if kind == "Service":
         assert isinstance(obj, Service)
         selector = LabelSelector(obj.spec.selector) if obj.spec.selector else None
@@ -173,18 +177,18 @@ class SchedulerController:
 
     # ------------------------------------------------------------------ watching
 
-    def on_change(self, change: Change) -> None:
+    def on_change(self, change: Change[StoredObject]) -> None:
         kind = change.kind
-        if kind == "Pod":
-            self._on_pod(change)
-        elif kind == "Node":
-            self._on_node(change)
+        if (pods := change.of(Pod)) is not None:
+            self._on_pod(pods)
+        elif (nodes := change.of(Node)) is not None:
+            self._on_node(nodes)
         elif kind == "Namespace":
-            namespaces: list[Namespace] = self.ctx.cluster.objects("Namespace")
+            namespaces: list[Namespace] = self.ctx.cluster.objects(Namespace)
             self.scheduler.snapshot.namespace_labels = {ns.metadata.name: ns.metadata.labels for ns in namespaces}
             self._moved(ClusterEvent.NAMESPACE_CHANGE)
         elif kind == "PodDisruptionBudget":
-            self.handle.pdbs = list(self.ctx.cluster.objects("PodDisruptionBudget"))
+            self.handle.pdbs = list(self.ctx.cluster.objects(PodDisruptionBudget))
         elif kind in SELECTOR_KINDS and _selector_changed(change):
             self._selector_source_changed(change)
         elif kind in STORAGE_EVENTS and change.type is not ChangeType.DELETED:
@@ -196,16 +200,16 @@ class SchedulerController:
             self.queue.move_all_to_active_or_backoff(events, self.ctx.now)
             self._arm_backoff_timer()
 
-    def _on_node(self, change: Change) -> None:
+    def _on_node(self, change: Change[Node]) -> None:
         snapshot = self.scheduler.snapshot
         if change.type is ChangeType.ADDED:
-            snapshot.add_node(change.new)
+            snapshot.add_node(change.latest)
             self._moved(ClusterEvent.NODE_ADD)
             return
         if change.type is ChangeType.DELETED:
-            snapshot.remove_node(change.old.name)
+            snapshot.remove_node(change.previous.name)
             return
-        old, new = change.old, change.new
+        old, new = change.previous, change.latest
         snapshot.update_node(new)
         events = []
         if old.labels != new.labels:
@@ -219,7 +223,7 @@ class SchedulerController:
         if events:
             self._moved(*events)
 
-    def _on_pod(self, change: Change) -> None:
+    def _on_pod(self, change: Change[Pod]) -> None:
         old: Pod | None = change.old
         new: Pod | None = change.new
         self._mirror_assigned(old, new)
@@ -268,13 +272,13 @@ class SchedulerController:
             if events:
                 self._moved(*events)
 
-    def _selector_source_changed(self, change: Change) -> None:
+    def _selector_source_changed(self, change: Change[StoredObject]) -> None:
         sources = self._sources[change.kind]
         if change.type is ChangeType.DELETED:
             sources.pop(change.key, None)
         else:
             # An update keeps its place (as in the store); a new object goes last.
-            sources[change.key] = _selector_source(change.kind, change.new)
+            sources[change.key] = _selector_source(change.kind, cast(SelectorOwner, change.latest))
         self._sources_stale = True
 
     def _refresh_selector_sources(self) -> None:
@@ -325,7 +329,7 @@ class SchedulerController:
         if info is None:
             return False
         self._refresh_selector_sources()
-        current: Pod | None = self.ctx.cluster.get("Pod", info.key)
+        current: Pod | None = self.ctx.cluster.get(Pod, info.key)
         if current is None or current.spec.node_name:
             self.queue.done(info.key)
             return True
@@ -358,7 +362,7 @@ class SchedulerController:
         second later, the pod assumed on its node meanwhile; a failure unreserves and requeues."""
         pod, node_name, state = binding.pod, binding.node_name, binding.state
         waiting = binding.framework.plugin(binding.waiting_on) if binding.waiting_on else None
-        if waiting is not None and self.ctx.cluster.get("Pod", pod.key) is None:
+        if waiting is not None and self.ctx.cluster.get(Pod, pod.key) is None:
             gone = getattr(waiting, "pod_deleted", None)
             reason = gone(pod.name).message if gone is not None else POD_GONE.format(pod.name)
             self._abandon_binding(binding, error(PRE_BIND_FAILED.format(binding.waiting_on, reason)))
@@ -419,7 +423,7 @@ class SchedulerController:
         """The failure handler for a Reserve or binding-cycle failure: FailedScheduling with the
         status's message; an error goes to backoff, a rejection waits for its plugin's events."""
         record(self.ctx, pod, "FailedScheduling", truncate_note(status.message), warning=True, source=SOURCE)
-        if self.ctx.cluster.get("Pod", pod.key) is None:
+        if self.ctx.cluster.get(Pod, pod.key) is None:
             self.queue.delete(pod.key)
             return
         rejectors = {status.plugin} if status.is_rejected and status.plugin else set()
@@ -428,7 +432,7 @@ class SchedulerController:
         self._arm_leftover_timer()
 
     def _finish_binding(self, info: QueuedPodInfo, pod: Pod, node_name: str) -> None:
-        current: Pod | None = self.ctx.cluster.get("Pod", pod.key)
+        current: Pod | None = self.ctx.cluster.get(Pod, pod.key)
         if current is None:
             self.queue.done(info.key)
             return
@@ -461,7 +465,7 @@ class SchedulerController:
         delete_pod(self.ctx, victim)
 
     def _store_nomination(self, pod: Pod) -> Pod | None:
-        current: Pod | None = self.ctx.cluster.get("Pod", pod.key)
+        current: Pod | None = self.ctx.cluster.get(Pod, pod.key)
         if current is None or current.status.nominated_node_name == pod.status.nominated_node_name:
             return current
         status = replace(current.status, nominated_node_name=pod.status.nominated_node_name)

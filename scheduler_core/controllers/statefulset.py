@@ -43,7 +43,7 @@ from scheduler_core.controllers.controller_kit import DelayingQueue, OwnerIndex,
 from scheduler_core.controllers.endpoints import compute_endpoints
 from scheduler_core.controllers.naming import template_hash
 from scheduler_core.controllers.requeue import Requeue
-from scheduler_core.store.cluster import Change, ChangeType, Cluster, ConflictError
+from scheduler_core.store.cluster import Change, ChangeType, Cluster, ConflictError, StoredObject
 
 NAME = "statefulset"
 SOURCE = "statefulset-controller"
@@ -115,12 +115,12 @@ def stateful_pod_dns_names(cluster: Cluster, ss: StatefulSet, cluster_domain: st
     names are stable; only while a pod is missing or not ready does its record go away."""
     if not ss.spec.service_name:
         return {}
-    service: Service | None = cluster.get("Service", f"{ss.metadata.namespace}/{ss.spec.service_name}")
+    service: Service | None = cluster.get(Service, f"{ss.metadata.namespace}/{ss.spec.service_name}")
     if service is None or not service.headless:
         return {}
     names: dict[str, str] = {}
     for endpoint in compute_endpoints(cluster, service):
-        pod = cluster.get("Pod", f"{endpoint.namespace}/{endpoint.pod}")
+        pod = cluster.get(Pod, f"{endpoint.namespace}/{endpoint.pod}")
         if pod is None or not endpoint.ready or not is_member(ss, pod):
             continue
         owner = pod.metadata.controller_ref()
@@ -175,18 +175,18 @@ class StatefulSetController:
 
     # ------------------------------------------------------------------ watching
 
-    def on_change(self, change: Change) -> None:
-        if change.kind == KIND:
-            self._on_set(change)
-        elif change.kind == "Pod":
-            self._on_pod(change)
+    def on_change(self, change: Change[StoredObject]) -> None:
+        if (stateful_set_change := change.of(StatefulSet)) is not None:
+            self._on_set(stateful_set_change)
+        elif (pod_change := change.of(Pod)) is not None:
+            self._on_pod(pod_change)
         elif change.kind == "PersistentVolumeClaim":
             self.claims_by_set.observe(change)
             self.claims_by_pod.observe(change)
 
-    def _on_set(self, change: Change) -> None:
+    def _on_set(self, change: Change[StatefulSet]) -> None:
         if change.type is ChangeType.DELETED:
-            uid = change.old.metadata.uid
+            uid = change.previous.metadata.uid
             self._keys_by_uid.pop(uid, None)
             self._revisions.pop(uid, None)
             self.requeue.drop(change.key)
@@ -194,13 +194,13 @@ class StatefulSetController:
             self._collect_pods.extend(self.pods.forget(uid))
             self._collect_claims.extend(self.claims_by_set.forget(uid))
             return
-        self._keys_by_uid[change.new.metadata.uid] = change.key
-        old: StatefulSet | None = change.old
-        if old is not None and old.spec == change.new.spec and old.metadata == change.new.metadata:
+        new, old = change.latest, change.old
+        self._keys_by_uid[new.metadata.uid] = change.key
+        if old is not None and old.spec == new.spec and old.metadata == new.metadata:
             return  # only the status changed (our own write)
         self.queue.add(change.key)
 
-    def _on_pod(self, change: Change) -> None:
+    def _on_pod(self, change: Change[Pod]) -> None:
         old: Pod | None = change.old
         new: Pod | None = change.new
         if new is not None and new.status.ready and change.type is not ChangeType.DELETED:
@@ -220,7 +220,7 @@ class StatefulSetController:
                 continue
             self.queue.add(key)
             became_ready = old is not None and new is not None and new.status.ready and not old.status.ready
-            ss = self.ctx.cluster.get(KIND, key)
+            ss = self.ctx.cluster.get(StatefulSet, key)
             if became_ready and ss is not None and ss.spec.min_ready_seconds > 0:
                 # A second more "to avoid milliseconds skew", as upstream's updatePod adds.
                 self.queue.add_after(key, ss.spec.min_ready_seconds + 1.0)
@@ -238,16 +238,16 @@ class StatefulSetController:
         pods, claims = self._collect_pods, self._collect_claims
         self._collect_pods, self._collect_claims = [], []
         for key in pods:
-            pod = self.ctx.cluster.get("Pod", key)
+            pod = self.ctx.cluster.get(Pod, key)
             if pod is not None:
                 delete_pod(self.ctx, pod)
         for key in claims:
-            if self.ctx.cluster.get("PersistentVolumeClaim", key) is not None:
-                self.ctx.cluster.delete("PersistentVolumeClaim", key)
+            if self.ctx.cluster.get(PersistentVolumeClaim, key) is not None:
+                self.ctx.cluster.delete(PersistentVolumeClaim, key)
         return bool(pods or claims)
 
     def _sync(self, key: str) -> None:
-        ss: StatefulSet | None = self.ctx.cluster.get(KIND, key)
+        ss: StatefulSet | None = self.ctx.cluster.get(StatefulSet, key)
         if ss is None:
             return
         if ss.metadata.deletion_timestamp is not None:
@@ -262,7 +262,7 @@ class StatefulSetController:
             self.requeue.rate_limited(key)
         else:
             self.requeue.forget(key)
-            latest: StatefulSet | None = self.ctx.cluster.get(KIND, key)
+            latest: StatefulSet | None = self.ctx.cluster.get(StatefulSet, key)
             waiting = latest is not None and latest.status.available_replicas != latest.spec.replicas
             if latest is not None and latest.spec.min_ready_seconds > 0 and waiting:
                 self.queue.add_after(key, float(latest.spec.min_ready_seconds))
@@ -273,7 +273,7 @@ class StatefulSetController:
         get = self.ctx.cluster.get
         members: list[tuple[int, Pod]] = []
         for key in self.pods.keys(ss.metadata.uid):
-            pod: Pod | None = get("Pod", key)
+            pod = get(Pod, key)
             if pod is not None:
                 parent, ordinal = parent_and_ordinal(pod.metadata.name)
                 if parent == name:
@@ -352,7 +352,7 @@ class StatefulSetController:
             and replicas == ss.spec.replicas
         ):  # completeRollingUpdate
             status = replace(status, current_replicas=updated, current_revision=update.name)
-        latest: StatefulSet | None = self.ctx.cluster.get(KIND, ss.metadata.key)
+        latest: StatefulSet | None = self.ctx.cluster.get(StatefulSet, ss.metadata.key)
         if latest is not None and latest.status != status:
             self.ctx.cluster.update(replace(latest, status=status))
 
@@ -410,7 +410,7 @@ class StatefulSetController:
         """createPersistentVolumeClaims: the errors met (one per claim that could not be made)."""
         errors = []
         for claim in self.claims_for(ss, ordinal):
-            existing: PersistentVolumeClaim | None = self.ctx.cluster.get("PersistentVolumeClaim", claim.metadata.key)
+            existing: PersistentVolumeClaim | None = self.ctx.cluster.get(PersistentVolumeClaim, claim.metadata.key)
             if existing is None:
                 try:
                     self.ctx.cluster.create(claim)
@@ -469,7 +469,7 @@ class StatefulSetController:
 
     def delete_pod(self, ss: StatefulSet, pod: Pod) -> None:
         """DeleteStatefulPod. The event comes first: the kubelet's Killing follows the DELETE upstream."""
-        if self.ctx.cluster.get("Pod", pod.key) is None:
+        if self.ctx.cluster.get(Pod, pod.key) is None:
             return
         self.record_pod_event(ss, "delete", pod.name)
         delete_pod(self.ctx, pod)
@@ -563,7 +563,7 @@ class StatefulSetController:
         ordinal = ordinal_of(pod)
         for template in ss.spec.volume_claim_templates:
             claim = self.ctx.cluster.get(
-                "PersistentVolumeClaim", f"{ss.metadata.namespace}/{claim_name(ss, template, ordinal)}"
+                PersistentVolumeClaim, f"{ss.metadata.namespace}/{claim_name(ss, template, ordinal)}"
             )
             if claim is not None and not self.claim_owner_up_to_date(claim, ss, pod):
                 return False
@@ -574,9 +574,7 @@ class StatefulSetController:
         ordinal = ordinal_of(pod)
         for template in ss.spec.volume_claim_templates:
             name = claim_name(ss, template, ordinal)
-            claim: PersistentVolumeClaim | None = self.ctx.cluster.get(
-                "PersistentVolumeClaim", f"{ss.metadata.namespace}/{name}"
-            )
+            claim = self.ctx.cluster.get(PersistentVolumeClaim, f"{ss.metadata.namespace}/{name}")
             if claim is None:
                 continue
             if self._unexpected_controller(claim, ss, pod):
@@ -601,7 +599,7 @@ class StatefulSetController:
             return False
         name = pod_name(ss, ordinal)
         for claim in self.claims_for(ss, ordinal):
-            existing: PersistentVolumeClaim | None = self.ctx.cluster.get("PersistentVolumeClaim", claim.metadata.key)
+            existing: PersistentVolumeClaim | None = self.ctx.cluster.get(PersistentVolumeClaim, claim.metadata.key)
             if existing is not None and self._stale_ref(existing, "Pod", "v1", name, ""):
                 return True
         return False

@@ -15,9 +15,9 @@ once: the pod stays marked until it is gone or the node's taints change.
 import math
 from dataclasses import dataclass
 
-from scheduler_core.api.types import NO_EXECUTE, ObjectMeta, Pod, Taint, Toleration
+from scheduler_core.api.types import NO_EXECUTE, Node, ObjectMeta, Pod, Taint, Toleration
 from scheduler_core.controllers.base import Context, DirtyKeys, delete_pod, record
-from scheduler_core.store.cluster import Change
+from scheduler_core.store.cluster import Change, StoredObject
 
 NAME = "taint-eviction"
 SOURCE = "taint-eviction-controller"
@@ -80,15 +80,15 @@ class TaintEvictionController:
 
     # ------------------------------------------------------------------ watching
 
-    def on_change(self, change: Change) -> None:
-        if change.kind == "Node":
-            old = no_execute_taints(change.old.spec.taints) if change.old is not None else ()
-            new = no_execute_taints(change.new.spec.taints) if change.new is not None else ()
-            if change.old is None or change.new is None or old != new:
+    def on_change(self, change: Change[StoredObject]) -> None:
+        if (node_change := change.of(Node)) is not None:
+            old_node, new_node = node_change.old, node_change.new
+            old = no_execute_taints(old_node.spec.taints) if old_node is not None else ()
+            new = no_execute_taints(new_node.spec.taints) if new_node is not None else ()
+            if old_node is None or new_node is None or old != new:
                 self._nodes.mark(change.key)
-        elif change.kind == "Pod":
-            old_pod: Pod | None = change.old
-            new_pod: Pod | None = change.new
+        elif (pod_change := change.of(Pod)) is not None:
+            old_pod, new_pod = pod_change.old, pod_change.new
             if (
                 old_pod is not None
                 and new_pod is not None
@@ -118,7 +118,7 @@ class TaintEvictionController:
     # ------------------------------------------------------------------ handlers
 
     def _handle_node(self, name: str) -> None:
-        node = self.ctx.cluster.get("Node", name)
+        node = self.ctx.cluster.get(Node, name)
         if node is None:
             self._tainted.pop(name, None)
             return
@@ -142,7 +142,7 @@ class TaintEvictionController:
             self._process(pod.key, pod.spec.tolerations, taints, now)
 
     def _handle_pod(self, key: str, node_name: str) -> None:
-        pod: Pod | None = self.ctx.cluster.get("Pod", key)
+        pod: Pod | None = self.ctx.cluster.get(Pod, key)
         if pod is None:
             self._cancel_with_event(key)
             return
@@ -205,7 +205,7 @@ class TaintEvictionController:
             return
         work.cancelled = True
         namespace, _, name = key.partition("/")
-        pod = self.ctx.cluster.get("Pod", key)
+        pod = self.ctx.cluster.get(Pod, key)
         subject = pod if pod is not None else _PodRef(namespace, name)
         record(self.ctx, subject, TAINT_MANAGER_EVICTION, CANCELLING_MESSAGE.format(key), source=SOURCE)
 
@@ -214,7 +214,7 @@ class TaintEvictionController:
             return
         self._work[key] = None
         namespace, _, name = key.partition("/")
-        pod = self.ctx.cluster.get("Pod", key)
+        pod = self.ctx.cluster.get(Pod, key)
         subject = pod if pod is not None else _PodRef(namespace, name)
         record(self.ctx, subject, TAINT_MANAGER_EVICTION, MARKING_MESSAGE.format(key), source=SOURCE)
         if pod is not None:

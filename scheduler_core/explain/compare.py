@@ -165,9 +165,9 @@ def outcome_of(simulation: Simulation) -> Outcome:
 
 
 def outcome_of_cluster(cluster: Cluster, time: float) -> Outcome:
-    pods: list[Pod] = cluster.objects("Pod")  # store order is creation order, which ordinals need
+    pods: list[Pod] = cluster.objects(Pod)  # store order is creation order, which ordinals need
     placements = _placements(pods)
-    nodes: list[Node] = sorted(cluster.objects("Node"), key=lambda node: node.name)
+    nodes: list[Node] = sorted(cluster.objects(Node), key=lambda node: node.name)
     return Outcome(
         time=round(time, 6),
         pods=tuple(sorted(placements.values(), key=lambda placement: (placement.namespace, placement.name))),

@@ -21,6 +21,7 @@ from scheduler_core.scheduler.config import SchedulerConfiguration
 from scheduler_core.scheduler.framework import Code, CycleState, Status
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
 from scheduler_core.scheduler.snapshot import NodeInfo, PodInfoCache
+from scheduler_core.store.cluster import Cluster
 
 TERMINAL_PHASES = ("Succeeded", "Failed")
 
@@ -250,7 +251,7 @@ def _rejected(name: str, status: Status) -> NodeReport:
 
 
 def explain_in_cluster(
-    cluster: Any,
+    cluster: Cluster,
     pod_key: str,
     configuration: SchedulerConfiguration | None = None,
     seed: int = 0,
@@ -299,17 +300,17 @@ def _explain_pod(
 
 
 def inputs_in_cluster(
-    cluster: Any, pod_key: str, configuration: SchedulerConfiguration | None = None, seed: int = 0
+    cluster: Cluster, pod_key: str, configuration: SchedulerConfiguration | None = None, seed: int = 0
 ) -> SchedulingInputs:
     """The scheduling inputs of explain_in_cluster: nodes by name, the bound non-terminal pods."""
-    target: Pod | None = cluster.get("Pod", pod_key)
+    target: Pod | None = cluster.get(Pod, pod_key)
     if target is None:
         raise ManifestError(pod_key, "", f"no Pod {pod_key} in the cluster at this point")
-    nodes = sorted(cluster.objects("Node"), key=lambda n: n.name)
+    nodes = sorted(cluster.objects(Node), key=lambda n: n.name)
     names = {node.name for node in nodes}
     bound = [
         pod
-        for pod in cluster.objects("Pod")
+        for pod in cluster.objects(Pod)
         if pod.key != pod_key
         and pod.status.phase not in TERMINAL_PHASES
         and pod.spec.node_name
@@ -320,11 +321,11 @@ def inputs_in_cluster(
         bound=bound,
         pending=[],
         pod=replace(target, spec=replace(target.spec, node_name="")),
-        namespace_labels={ns.metadata.name: ns.metadata.labels for ns in cluster.objects("Namespace")},
-        pdbs=list(cluster.objects("PodDisruptionBudget")),
-        claims=list(cluster.objects("PersistentVolumeClaim")),
-        volumes=list(cluster.objects("PersistentVolume")),
-        storage_classes=list(cluster.objects("StorageClass")),
+        namespace_labels={ns.metadata.name: ns.metadata.labels for ns in cluster.objects(Namespace)},
+        pdbs=list(cluster.objects(PodDisruptionBudget)),
+        claims=list(cluster.objects(PersistentVolumeClaim)),
+        volumes=list(cluster.objects(PersistentVolume)),
+        storage_classes=list(cluster.objects(StorageClass)),
         configuration=configuration,
         seed=seed,
     )

@@ -46,6 +46,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scheduler_core.api.types import Node
 from scheduler_core.api.workloads import Ingress, IngressPath, Service
 from scheduler_core.controllers.endpoints import Endpoint, compute_endpoints
 from scheduler_core.store.cluster import Cluster
@@ -136,8 +137,13 @@ def _generator(seed: int, label: str) -> random.Random:
 
 
 def _node_up(cluster: Cluster, name: str) -> bool:
-    node = cluster.get("Node", name)
+    node = cluster.get(Node, name)
     return node is not None and bool(node.status.ready)
+
+
+def _node_labels(cluster: Cluster, name: str) -> Mapping[str, str]:
+    node = cluster.get(Node, name)
+    return node.labels if node is not None else {}
 
 
 def usable_endpoints(endpoints: Sequence[Endpoint]) -> list[Endpoint]:
@@ -170,7 +176,7 @@ def service_traffic(
 ) -> TrafficReport:
     """Send `requests` requests to Service namespace/name through its ClusterIP, a NodePort (of
     every node in turn, or of `node`) or its LoadBalancer; `via` defaults to the Service's type."""
-    service = cluster.get("Service", f"{namespace}/{name}")
+    service = cluster.get(Service, f"{namespace}/{name}")
     if service is None:
         raise TrafficError(f'services "{name}" not found')
     entry = via or default_entry(service)
@@ -178,7 +184,7 @@ def service_traffic(
         raise TrafficError(f"unknown entry point {entry!r}: use ClusterIP, NodePort or LoadBalancer")
     if entry != VIA_CLUSTER_IP and service.spec.type not in (VIA_NODE_PORT, VIA_LOAD_BALANCER):
         raise TrafficError(f"Service {namespace}/{name} is of type {service.spec.type}: it has no {entry}")
-    if entry == VIA_NODE_PORT and node is not None and cluster.get("Node", node) is None:
+    if entry == VIA_NODE_PORT and node is not None and cluster.get(Node, node) is None:
         raise TrafficError(f'nodes "{node}" not found')
     report = TrafficReport(target=f"Service/{namespace}/{name}", requests=max(requests, 0), via=entry)
     if service.spec.type == "ExternalName":
@@ -193,7 +199,7 @@ def service_traffic(
             _proxy(cluster, report, rng, usable, FAILED_NO_ENDPOINTS)
         return report
 
-    nodes = sorted(n.name for n in cluster.objects("Node"))
+    nodes = sorted(n.name for n in cluster.objects(Node))
     if entry == VIA_NODE_PORT:
         targets = [node] if node is not None else nodes
         for index in range(report.requests):
@@ -207,7 +213,7 @@ def service_traffic(
         name
         for name in nodes
         if _node_up(cluster, name)
-        and EXCLUDE_FROM_LOAD_BALANCERS not in cluster.get("Node", name).labels
+        and EXCLUDE_FROM_LOAD_BALANCERS not in _node_labels(cluster, name)
         and (not local or usable_endpoints([e for e in endpoints if e.node == name]))
     ]
     for _ in range(report.requests):
@@ -409,7 +415,7 @@ def ingress_traffic(
     the ingress controller."""
     headers = headers or {}
     cookies = cookies or {}
-    every = cluster.objects("Ingress")
+    every = cluster.objects(Ingress)
     mains = [i for i in every if not is_canary(i)]
     canaries = [i for i in every if is_canary(i)]
     label = f"Ingress/{host or '*'}{path}"
@@ -447,7 +453,7 @@ def ingress_traffic(
 
 
 def _service_endpoints(cluster: Cluster, namespace: str, name: str) -> tuple[Endpoint, ...]:
-    service = cluster.get("Service", f"{namespace}/{name}")
+    service = cluster.get(Service, f"{namespace}/{name}")
     return compute_endpoints(cluster, service) if service is not None else ()
 
 
@@ -471,14 +477,14 @@ def traffic_state(cluster: Cluster, seed: int, requests: int = 100) -> dict[str,
     """Every Service with a selector and every Ingress route, each sent `requests` requests:
     what the web app shows beside the cluster at one instant."""
     services = []
-    for service in sorted(cluster.objects("Service"), key=lambda s: (s.metadata.namespace, s.metadata.name)):
+    for service in sorted(cluster.objects(Service), key=lambda s: (s.metadata.namespace, s.metadata.name)):
         if not service.spec.selector:
             continue
         namespace, name = service.metadata.namespace, service.metadata.name
         services.append(service_traffic(cluster, namespace, name, requests=requests, seed=seed).as_dict())
     ingresses = []
     seen: set[tuple[str, str]] = set()
-    every = _ordered(cluster.objects("Ingress"))
+    every = _ordered(cluster.objects(Ingress))
     for ingress in (i for i in every if not is_canary(i)):
         for rule in ingress.spec.rules:
             for rule_path in rule.paths:

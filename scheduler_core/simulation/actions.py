@@ -6,7 +6,7 @@ a controller or a client (drain, node-down, set-utilization, rollout undo) are h
 """
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scheduler_core.admission.priority import AdmissionError
 from scheduler_core.api.errors import ActionError, ManifestError
@@ -15,8 +15,11 @@ from scheduler_core.api.manifests import Manifest, parse_object
 from scheduler_core.api.parse import parse_taint
 from scheduler_core.api.timeline import Action
 from scheduler_core.api.types import Node, ObjectMeta, Pod, Taint
-from scheduler_core.controllers.base import delete_pod, record
+from scheduler_core.controllers.base import ActionHandler, delete_pod, record
 from scheduler_core.store.cluster import ConflictError, type_name
+
+if TYPE_CHECKING:  # the simulation carries out actions: it imports this module
+    from scheduler_core.simulation.simulation import Simulation
 
 # Controllers that take over an op: op -> controller name (controllers/registry.py).
 DELEGATED_OPS = {
@@ -30,7 +33,7 @@ DELEGATED_OPS = {
 }
 
 
-def apply_document(sim: Any, manifest: Manifest) -> None:
+def apply_document(sim: "Simulation", manifest: Manifest) -> None:
     """Create the object, or update it when it exists (kubectl apply). Refusals become Warning events."""
     try:
         apply_object(sim, manifest.object)
@@ -38,7 +41,7 @@ def apply_document(sim: Any, manifest: Manifest) -> None:
         sim.cluster.record(manifest.object, "FailedCreate", str(error), event_type="Warning", source="kubectl")
 
 
-def apply_object(sim: Any, obj: Any) -> Any:
+def apply_object(sim: "Simulation", obj: Any) -> Any:
     kind = type_name(obj)
     existing = sim.cluster.get(kind, obj.metadata.key)
     if existing is None:
@@ -54,11 +57,11 @@ def apply_object(sim: Any, obj: Any) -> Any:
     return sim.cluster.update(updated)
 
 
-def schedule_action(sim: Any, action: Action) -> None:
+def schedule_action(sim: "Simulation", action: Action) -> None:
     sim.after(action.at - sim.now, lambda: run_action(sim, action), label=f"{action.op} {action.target}")
 
 
-def run_action(sim: Any, action: Action) -> None:
+def run_action(sim: "Simulation", action: Action) -> None:
     try:
         _run(sim, action)
     except ActionError as error:
@@ -66,7 +69,7 @@ def run_action(sim: Any, action: Action) -> None:
         sim.cluster.record(subject, "FailedAction", f"{action.op}: {error}", event_type="Warning", source="playground")
 
 
-def _subject(sim: Any, action: Action) -> Any:
+def _subject(sim: "Simulation", action: Action) -> Any:
     """The object an action's event is about: its target when it exists, else a stand-in."""
     if action.target is not None:
         found = sim.cluster.get(action.target.kind, action.target.key)
@@ -79,12 +82,14 @@ def _subject(sim: Any, action: Action) -> Any:
 
 
 class _Named:
-    def __init__(self, kind: str, metadata: Any) -> None:
+    """A stand-in for an object that does not exist, for an event about it."""
+
+    def __init__(self, kind: str, metadata: ObjectMeta) -> None:
         self.kind_name = kind
         self.metadata = metadata
 
 
-def _target(sim: Any, action: Action) -> Any:
+def _target(sim: "Simulation", action: Action) -> Any:
     assert action.target is not None
     found = sim.cluster.get(action.target.kind, action.target.key)
     if found is None:
@@ -92,11 +97,11 @@ def _target(sim: Any, action: Action) -> Any:
     return found
 
 
-def _run(sim: Any, action: Action) -> None:
+def _run(sim: "Simulation", action: Action) -> None:
     op = action.op
     if op in DELEGATED_OPS:
         controller = sim.controller(DELEGATED_OPS[op])
-        if controller is None:
+        if not isinstance(controller, ActionHandler):
             raise ActionError(f"no {DELEGATED_OPS[op]} controller in this simulation")
         controller.handle_action(action)
         return
@@ -143,7 +148,7 @@ def _run(sim: Any, action: Action) -> None:
         sim.cluster.update(replace(target, metadata=replace(target.metadata, labels=labels)))
 
 
-def _set_image(sim: Any, action: Action, target: Any) -> None:
+def _set_image(sim: "Simulation", action: Action, target: Any) -> None:
     template = getattr(getattr(target, "spec", None), "template", None)
     if template is None:
         raise ActionError(f"{action.target} has no pod template")
@@ -161,7 +166,7 @@ def _set_image(sim: Any, action: Action, target: Any) -> None:
     )
 
 
-def _set_unschedulable(sim: Any, node: Any, unschedulable: bool) -> None:
+def _set_unschedulable(sim: "Simulation", node: Any, unschedulable: bool) -> None:
     if not isinstance(node, Node):
         raise ActionError("cordon and uncordon act on nodes")
     if node.spec.unschedulable == unschedulable:
@@ -171,7 +176,7 @@ def _set_unschedulable(sim: Any, node: Any, unschedulable: bool) -> None:
     record(sim, updated, status, f"Node {node.name} status is now: {status}", source="kubelet")
 
 
-def _taint(sim: Any, action: Action, node: Any) -> None:
+def _taint(sim: "Simulation", action: Action, node: Any) -> None:
     raw = action.args["taint"]
     fields = Fields(raw, "spec.taint", action.document, action.line)
     try:

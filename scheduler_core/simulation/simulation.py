@@ -36,7 +36,7 @@ from scheduler_core.controllers.taint_eviction import NAME as TAINT_EVICTION
 from scheduler_core.controllers.taint_eviction import TaintEvictionController
 from scheduler_core.scheduler.config import SchedulerConfiguration
 from scheduler_core.simulation.actions import apply_document, schedule_action
-from scheduler_core.store.cluster import Change, Cluster, SimulationLimitError
+from scheduler_core.store.cluster import Change, Cluster, SimulationLimitError, StoredObject
 from scheduler_core.store.events import Event
 
 ControllerFactory = Callable[["Simulation"], Controller]
@@ -79,7 +79,7 @@ class Checkpoint:
 
 
 # What Simulation.stream yields: a store change, an event, a pause inside an instant, or its end.
-StreamItem = Change | Event | Checkpoint | InstantEnd
+StreamItem = Change[StoredObject] | Event | Checkpoint | InstantEnd
 
 _CHECKPOINT = object()  # _instants' pause inside an instant
 
@@ -132,7 +132,7 @@ class Simulation:
         if not idle:
             self._busy_timers += 1
 
-    def controller(self, name: str) -> Any:
+    def controller(self, name: str) -> Controller | None:
         return self._by_name.get(name)
 
     def scheduled_evictions(self) -> dict[str, float]:
@@ -250,7 +250,7 @@ class Simulation:
         With `checkpoint_events`, an instant's items also come out while it runs, followed by a
         Checkpoint, each time the engine recorded that many more events (see _settle): the same
         items in the same order, split where the engine paused."""
-        journal: list[Change | Event] = []
+        journal: list[Change[StoredObject] | Event] = []
         self.cluster.journal = journal
         try:
             for pause in self._instants(until, checkpoint_events):
@@ -269,7 +269,7 @@ class Simulation:
         it: a copy (Cluster.before) without what the rest of its instant did, so what a viewer
         stepping to that event sees. None if the run ends, or reaches `until`, before it. The run
         stops there: a Simulation runs once."""
-        later: list[Change | Event] | None = None
+        later: list[Change[StoredObject] | Event] | None = None
         for item in self.stream(until):
             if later is None:
                 if isinstance(item, Event) and item.seq == seq:
@@ -319,5 +319,5 @@ class Simulation:
     def run_to_end(self, until: float | None = None) -> list[Event]:
         return list(self.run(until))
 
-    def on_change(self, change: Change) -> None:  # pragma: no cover - simulation is not a watcher
+    def on_change(self, change: Change[StoredObject]) -> None:  # pragma: no cover - simulation is not a watcher
         pass

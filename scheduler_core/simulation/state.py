@@ -50,10 +50,10 @@ def service_state(cluster: Cluster, service: Service) -> dict[str, Any]:
 
 
 def cluster_state(cluster: Cluster, time: float) -> dict[str, Any]:
-    nodes = sorted(cluster.objects("Node"), key=lambda n: n.name)
-    pods = sorted(cluster.objects("Pod"), key=lambda p: (p.namespace, p.name))
+    nodes = sorted(cluster.objects(Node), key=lambda n: n.name)
+    pods = sorted(cluster.objects(Pod), key=lambda p: (p.namespace, p.name))
     state = {"time": round(time, 6), "nodes": [node_state(n) for n in nodes], "pods": [pod_state(p) for p in pods]}
-    services = sorted(cluster.objects("Service"), key=lambda s: (s.metadata.namespace, s.metadata.name))
+    services = sorted(cluster.objects(Service), key=lambda s: (s.metadata.namespace, s.metadata.name))
     if services:
         state["services"] = [service_state(cluster, service) for service in services]
     return state

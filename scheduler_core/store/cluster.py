@@ -15,13 +15,22 @@ Simulation keeps one per instant to stream them. `before` gives a copy of the st
 before the latest of them, for a viewer stopped between two events of one instant.
 """
 
+import builtins
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol, cast, overload
 
+from scheduler_core.api.types import ObjectMeta, Pod
 from scheduler_core.store.events import NORMAL, Event, object_ref
+
+
+class StoredObject(Protocol):
+    """What the store keeps: an immutable object of api/ with its metadata."""
+
+    @property
+    def metadata(self) -> ObjectMeta: ...
 
 
 class ChangeType(StrEnum):
@@ -31,15 +40,49 @@ class ChangeType(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
+class Change[T: StoredObject]:
     type: ChangeType
     kind: str
     key: str  # namespace/name or name
-    old: Any
-    new: Any
+    old: T | None  # None when ADDED
+    new: T | None  # None when DELETED
     # The object's creation number in the store: its place in store order, kept by updates. With
     # it a deletion can be undone in place (Cluster.before).
     order: int = 0
+
+    def of[U: StoredObject](self, kind: builtins.type[U]) -> "Change[U] | None":
+        """This change as a change of `kind`, when it is one (a watcher of several kinds sorts them)."""
+        return cast("Change[U]", self) if self.kind == kind_name(kind) else None
+
+    @property
+    def latest(self) -> T:
+        """The object as this change leaves it, or as it was when deleted."""
+        found = self.new if self.new is not None else self.old
+        assert found is not None, "a change has an object before or after it"
+        return found
+
+    @property
+    def previous(self) -> T:
+        """The object before an update or a deletion (an addition has none)."""
+        assert self.old is not None, f"{self.type} {self.kind} {self.key} has no object before it"
+        return self.old
+
+
+Watcher = Callable[[Change[StoredObject]], None]
+_KIND_NAMES: dict[type, str] = {}
+_NOTHING: dict[str, StoredObject] = {}
+
+
+def kind_name(cls: type) -> str:
+    """The store's name for a class of objects: its `kind` (Pod, Node...)."""
+    name = _KIND_NAMES.get(cls)
+    if name is None:
+        name = _KIND_NAMES[cls] = str(getattr(cls, "kind", cls.__name__))
+    return name
+
+
+def _name(kind: type | str) -> str:
+    return kind if isinstance(kind, str) else kind_name(kind)
 
 
 def uuid4_text(bits: int) -> str:
@@ -67,9 +110,9 @@ class Cluster:
     ) -> None:
         self._clock = clock
         self._rng = rng
-        self._objects: dict[str, dict[str, Any]] = {}
-        self._watchers: list[tuple[Callable[[Change], None], frozenset[str] | None]] = []
-        self._watchers_by_kind: dict[str, tuple[Callable[[Change], None], ...]] = {}
+        self._objects: dict[str, dict[str, StoredObject]] = {}
+        self._watchers: list[tuple[Watcher, frozenset[str] | None]] = []
+        self._watchers_by_kind: dict[str, tuple[Watcher, ...]] = {}
         # Creation numbers (store order): kind -> key -> number, one count over every kind.
         self._created: dict[str, dict[str, int]] = {}
         # Pods by the node they are bound to: node -> pod key -> the pod's creation number (store order).
@@ -77,49 +120,63 @@ class Cluster:
         self._creations = 0
         self.events: list[Event] = []
         # When a list: every change and event from now on is appended to it, in the order they happen.
-        self.journal: list[Change | Event] | None = None
+        self.journal: list[Change[StoredObject] | Event] | None = None
         self.max_events = max_events
         self.max_objects = max_objects
         self._object_count = 0  # every kind's objects, for max_objects
         self.resource_version = 0
         # Admission: called on every create with the object, returning it (mutated) or raising.
-        self.admission: list[Callable[[Any], Any]] = []
+        self.admission: list[Callable[[StoredObject], StoredObject]] = []
 
     # ------------------------------------------------------------------ reads
 
-    def get(self, kind: str, key: str) -> Any:
-        return self._objects.get(kind, {}).get(key)
+    # A kind is named by its class (typed reads) or, where it comes from data (an owner reference,
+    # an action's target), by its string: then the reader narrows what it gets.
+    @overload
+    def get[T: StoredObject](self, kind: type[T], key: str) -> T | None: ...
+    @overload
+    def get(self, kind: str, key: str) -> StoredObject | None: ...
+    def get(self, kind: type | str, key: str) -> StoredObject | None:
+        return self._objects.get(_name(kind), _NOTHING).get(key)
 
-    def objects(self, kind: str) -> list[Any]:
-        return list(self._objects.get(kind, {}).values())
+    @overload
+    def objects[T: StoredObject](self, kind: type[T]) -> list[T]: ...
+    @overload
+    def objects(self, kind: str) -> list[StoredObject]: ...
+    def objects(self, kind: type | str) -> list[Any]:  # the overloads above say what callers get
+        return list(self._objects.get(_name(kind), _NOTHING).values())
 
-    def items(self, kind: str) -> Iterator[tuple[str, Any]]:
-        yield from list(self._objects.get(kind, {}).items())
+    @overload
+    def items[T: StoredObject](self, kind: type[T]) -> Iterator[tuple[str, T]]: ...
+    @overload
+    def items(self, kind: str) -> Iterator[tuple[str, StoredObject]]: ...
+    def items(self, kind: type | str) -> Iterator[tuple[str, Any]]:
+        yield from list(self._objects.get(_name(kind), _NOTHING).items())
 
     def kinds(self) -> list[str]:
         return list(self._objects)
 
-    def count(self, kind: str) -> int:
-        return len(self._objects.get(kind, {}))
+    def count(self, kind: type | str) -> int:
+        return len(self._objects.get(_name(kind), _NOTHING))
 
-    def pods_on_node(self, node_name: str) -> list[Any]:
-        """The pods whose spec.nodeName is this node, in store order (as a scan of `objects("Pod")` finds them)."""
+    def pods_on_node(self, node_name: str) -> list[Pod]:
+        """The pods whose spec.nodeName is this node, in store order (as a scan of `objects(Pod)` finds them)."""
         keys = self._pods_by_node.get(node_name)
         if not keys:
             return []
-        pods = self._objects["Pod"]
+        pods = cast(dict[str, Pod], self._objects["Pod"])
         ordered = sorted(keys.items(), key=_second) if len(keys) > 1 else keys.items()
         return [pods[key] for key, _ in ordered]
 
     # ------------------------------------------------------------------ writes
 
-    def watch(self, watcher: Callable[[Change], None], kinds: Iterable[str] | None = None) -> None:
+    def watch(self, watcher: Watcher, kinds: Iterable[str] | None = None) -> None:
         """Call `watcher` with every change, or with the changes of `kinds` only, after the watchers
         registered before it."""
         self._watchers.append((watcher, frozenset(kinds) if kinds is not None else None))
         self._watchers_by_kind.clear()
 
-    def _watchers_of(self, kind: str) -> tuple[Callable[[Change], None], ...]:
+    def _watchers_of(self, kind: str) -> tuple[Watcher, ...]:
         watchers = tuple(watcher for watcher, kinds in self._watchers if kinds is None or kind in kinds)
         self._watchers_by_kind[kind] = watchers
         return watchers
@@ -128,7 +185,7 @@ class Cluster:
         """A UUID drawn from the run's seeded generator: the same scenario gets the same uids."""
         return uuid4_text(self._rng.getrandbits(128))
 
-    def create(self, obj: Any) -> Any:
+    def create[T: StoredObject](self, obj: T) -> T:
         kind = type_name(obj)
         key = obj.metadata.key
         store = self._objects.get(kind)
@@ -140,25 +197,25 @@ class Cluster:
         if self.max_objects is not None and self._object_count >= self.max_objects:
             raise SimulationLimitError(f"the cluster holds more than {self.max_objects} objects")
         for admit in self.admission:
-            obj = admit(obj)
+            obj = cast(T, admit(obj))  # the object it was given, perhaps mutated
         metadata = obj.metadata
         if metadata.uid:
             metadata = replace(metadata, creation_timestamp=self._clock())
         else:  # one copy, not two: 55,000 creations at the scenario limit
             metadata = replace(metadata, uid=self.new_uid(), creation_timestamp=self._clock())
-        obj = replace(obj, metadata=metadata)
+        obj = _with_metadata(obj, metadata)
         store[key] = obj
         self._object_count += 1
         self._creations += 1
         number = self._creations
         self._created[kind][key] = number
-        if kind == "Pod" and obj.spec.node_name:
+        if isinstance(obj, Pod) and obj.spec.node_name:
             self._pods_by_node.setdefault(obj.spec.node_name, {})[key] = number
         self.resource_version += 1
         self._notify(Change(ChangeType.ADDED, kind, key, None, obj, number))
         return obj
 
-    def update(self, obj: Any) -> Any:
+    def update[T: StoredObject](self, obj: T) -> T:
         kind = type_name(obj)
         key = obj.metadata.key
         store = self._objects.get(kind, {})
@@ -169,28 +226,33 @@ class Cluster:
             return old
         store[key] = obj
         number = self._created[kind][key]
-        if kind == "Pod" and old.spec.node_name != obj.spec.node_name:
-            self._unbind(old)
+        if isinstance(obj, Pod) and cast(Pod, old).spec.node_name != obj.spec.node_name:
+            self._unbind(cast(Pod, old))
             if obj.spec.node_name:
                 self._pods_by_node.setdefault(obj.spec.node_name, {})[key] = number
         self.resource_version += 1
         self._notify(Change(ChangeType.MODIFIED, kind, key, old, obj, number))
         return obj
 
-    def delete(self, kind: str, key: str) -> Any:
+    @overload
+    def delete[T: StoredObject](self, kind: type[T], key: str) -> T: ...
+    @overload
+    def delete(self, kind: str, key: str) -> StoredObject: ...
+    def delete(self, kind: type | str, key: str) -> StoredObject:
+        kind = _name(kind)
         store = self._objects.get(kind, {})
         old = store.pop(key, None)
         if old is None:
             raise ConflictError(f'{kind.lower()}s "{key}" not found')
         self._object_count -= 1
         number = self._created[kind].pop(key)
-        if kind == "Pod":
+        if isinstance(old, Pod):
             self._unbind(old)
         self.resource_version += 1
         self._notify(Change(ChangeType.DELETED, kind, key, old, None, number))
         return old
 
-    def _unbind(self, pod: Any) -> None:
+    def _unbind(self, pod: Pod) -> None:
         node_name = pod.spec.node_name
         if node_name:
             keys = self._pods_by_node.get(node_name)
@@ -199,7 +261,7 @@ class Cluster:
                 if not keys:
                     del self._pods_by_node[node_name]
 
-    def _notify(self, change: Change) -> None:
+    def _notify(self, change: Change[StoredObject]) -> None:
         if self.journal is not None:
             self.journal.append(change)
         watchers = self._watchers_by_kind.get(change.kind)
@@ -210,7 +272,9 @@ class Cluster:
 
     # ------------------------------------------------------------------ events
 
-    def record(self, obj: Any, reason: str, message: str, *, event_type: str = NORMAL, source: str = "") -> Event:
+    def record(
+        self, obj: StoredObject, reason: str, message: str, *, event_type: str = NORMAL, source: str = ""
+    ) -> Event:
         if len(self.events) >= self.max_events:
             raise SimulationLimitError(f"the run produced more than {self.max_events} events")
         kind = type_name(obj)
@@ -230,7 +294,7 @@ class Cluster:
 
     # ------------------------------------------------------------------ copies
 
-    def before(self, later: Sequence[Change | Event]) -> "Cluster":
+    def before(self, later: Sequence[Change[StoredObject] | Event]) -> "Cluster":
         """A copy of the store as it was before `later`: the latest changes and events it saw, oldest
         first (the tail of a journal). The copy holds that moment's objects in their store order, its
         indexes, counters and events; it has no watchers, no journal and no admission, its clock is
@@ -251,7 +315,7 @@ class Cluster:
                 continue
             undone += 1
             store, numbers = objects[item.kind], created[item.kind]
-            if item.type is ChangeType.ADDED:
+            if item.old is None:  # ADDED
                 del store[item.key]
                 del numbers[item.key]
             elif item.type is ChangeType.MODIFIED:
@@ -265,7 +329,7 @@ class Cluster:
             objects[kind] = {key: objects[kind][key] for key in sorted(objects[kind], key=numbers.__getitem__)}
         copy._objects = objects
         copy._created = created
-        for key, pod in objects.get("Pod", {}).items():
+        for key, pod in cast(dict[str, Pod], objects.get("Pod", {})).items():
             if pod.spec.node_name:
                 copy._pods_by_node.setdefault(pod.spec.node_name, {})[key] = created["Pod"][key]
         copy._creations = self._creations
@@ -273,6 +337,10 @@ class Cluster:
         copy.resource_version = self.resource_version - undone
         copy.events = self.events[:events]
         return copy
+
+
+def _with_metadata[T: StoredObject](obj: T, metadata: ObjectMeta) -> T:
+    return cast(T, replace(cast(Any, obj), metadata=metadata))  # every stored object is a dataclass
 
 
 def _second(item: tuple[str, int]) -> int:

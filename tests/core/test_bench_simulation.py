@@ -4,6 +4,8 @@
 import json
 
 from scheduler_core import bench
+from scheduler_core.api.types import Node, Pod
+from scheduler_core.api.workloads import Deployment, ReplicaSet, StatefulSet
 from scheduler_core.cli import main
 from scheduler_core.controllers.node_lifecycle import NODE_MONITOR_GRACE_PERIOD
 
@@ -16,9 +18,9 @@ def _small(name: str, seed: int = 0) -> bench.SimulationRun:
 def test_deployment_rollout_replaces_every_pod_with_the_new_image():
     run = _small("DeploymentRollout")
     cluster = run.simulation.cluster
-    deployments = cluster.objects("Deployment")
+    deployments = cluster.objects(Deployment)
     assert len(deployments) == bench.SIMULATION_WORKLOADS["DeploymentRollout"].small_nodes // 5
-    pods = cluster.objects("Pod")
+    pods = cluster.objects(Pod)
     assert len(pods) == 10 * len(deployments)
     assert all(pod.spec.containers[0].image == bench.SIM_NEW_IMAGE for pod in pods)
     assert all(pod.status.phase == "Running" and pod.status.ready and pod.spec.node_name for pod in pods)
@@ -29,7 +31,7 @@ def test_deployment_rollout_replaces_every_pod_with_the_new_image():
     for d in deployments:
         assert (d.status.replicas, d.status.updated_replicas, d.status.available_replicas) == (10, 10, 10)
         prefix = f"{d.metadata.name}-"
-        replica_sets = [rs for rs in cluster.objects("ReplicaSet") if rs.metadata.name.startswith(prefix)]
+        replica_sets = [rs for rs in cluster.objects(ReplicaSet) if rs.metadata.name.startswith(prefix)]
         assert sorted(rs.spec.replicas for rs in replica_sets) == [0, 10]
     events = cluster.events
     assert not [e for e in events if e.type == "Warning"]
@@ -44,23 +46,23 @@ def test_node_down_evicts_the_nodes_pods_and_replaces_them_elsewhere():
     run = _small("NodeDown")
     cluster = run.simulation.cluster
     down = "scheduler-perf-0"
-    node = cluster.get("Node", down)
+    node = cluster.get(Node, down)
     assert not node.status.ready
     assert {t.key for t in node.spec.taints} == {"node.kubernetes.io/unreachable"}
     stranded = cluster.pods_on_node(down)
     assert stranded and all(pod.metadata.deletion_timestamp is not None for pod in stranded)
     assert not any(pod.status.ready for pod in stranded)
     # Every Deployment is whole again on the other nodes.
-    for d in cluster.objects("Deployment"):
+    for d in cluster.objects(Deployment):
         assert d.status.available_replicas == d.spec.replicas == 100
-    live = [pod for pod in cluster.objects("Pod") if pod.metadata.deletion_timestamp is None]
+    live = [pod for pod in cluster.objects(Pod) if pod.metadata.deletion_timestamp is None]
     assert len(live) == run.pods_at_start
     assert all(pod.spec.node_name != down and pod.status.ready for pod in live)
     # The pods spread: no node holds many more than its share.
     per_node: dict[str, int] = {}
     for pod in live:
         per_node[pod.spec.node_name] = per_node.get(pod.spec.node_name, 0) + 1
-    assert max(per_node.values()) <= 2 * len(live) / (cluster.count("Node") - 1)
+    assert max(per_node.values()) <= 2 * len(live) / (cluster.count(Node) - 1)
     measured = cluster.events[run.init_events :]
     not_ready_at = bench.NODE_DOWN_AT + NODE_MONITOR_GRACE_PERIOD
     assert (measured[0].time, measured[0].reason, measured[0].object) == (not_ready_at, "NodeNotReady", f"Node/{down}")
@@ -74,9 +76,9 @@ def test_statefulset_startup_creates_one_ordinal_at_a_time():
     run = _small("StatefulSetStartup")
     cluster = run.simulation.cluster
     replicas = bench.SIMULATION_WORKLOADS["StatefulSetStartup"].small_nodes // 2
-    ss = cluster.get("StatefulSet", "default/db")
+    ss = cluster.get(StatefulSet, "default/db")
     assert (ss.status.replicas, ss.status.ready_replicas, ss.status.available_replicas) == (replicas,) * 3
-    pods = {pod.name: pod for pod in cluster.objects("Pod")}
+    pods = {pod.name: pod for pod in cluster.objects(Pod)}
     assert sorted(pods) == sorted(f"db-{i}" for i in range(replicas))
     assert all(pod.status.phase == "Running" and pod.status.ready for pod in pods.values())
     created = [e for e in cluster.events if e.reason == "SuccessfulCreate"]

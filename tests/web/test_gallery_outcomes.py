@@ -7,6 +7,7 @@ import pytest
 from playground.management.commands.load_gallery import GALLERY_DIR, split_gallery_file
 from playground.scenarios import export_document
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Node, Pod
 from scheduler_core.simulation.simulation import Simulation
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +25,7 @@ def simulate_gallery(name: str) -> Simulation:
 
 def test_topology_spread_puts_three_pods_in_each_zone_and_at_most_two_on_a_node():
     simulation = simulate_gallery("045-topology-spread")
-    pods = [pod for pod in simulation.cluster.objects("Pod") if pod.labels.get("app") == "nginx"]
+    pods = [pod for pod in simulation.cluster.objects(Pod) if pod.labels.get("app") == "nginx"]
     assert len(pods) == 6 and all(pod.spec.node_name for pod in pods)
     per_node = Counter(pod.spec.node_name for pod in pods)
     per_zone = Counter(name.rsplit("-", 1)[0] for name in per_node.elements())
@@ -34,20 +35,20 @@ def test_topology_spread_puts_three_pods_in_each_zone_and_at_most_two_on_a_node(
 
 def test_node_affinity_example_lands_on_worker2():
     simulation = simulate_gallery("010-node-affinity")
-    assert simulation.cluster.get("Pod", "default/nginx-node-affinity-test").spec.node_name == "worker2"
+    assert simulation.cluster.get(Pod, "default/nginx-node-affinity-test").spec.node_name == "worker2"
 
 
 def test_gpu_example_keeps_ordinary_pods_off_the_tainted_node():
     simulation = simulate_gallery("020-gpu-taints")
-    assert simulation.cluster.get("Pod", "default/web").spec.node_name != "worker3"
-    assert simulation.cluster.get("Pod", "default/pytorch2").spec.node_name == "worker3"
+    assert simulation.cluster.get(Pod, "default/web").spec.node_name != "worker3"
+    assert simulation.cluster.get(Pod, "default/pytorch2").spec.node_name == "worker3"
 
 
 def test_canary_deployments_end_with_half_the_ingress_traffic_on_two_canary_pods():
     from scheduler_core.explain.traffic import ingress_traffic
 
     simulation = simulate_gallery("185-canary-deployments")
-    canary = [pod for pod in simulation.cluster.objects("Pod") if pod.labels.get("version") == "v2"]
+    canary = [pod for pod in simulation.cluster.objects(Pod) if pod.labels.get("version") == "v2"]
     assert len(canary) == 2 and all(pod.status.ready for pod in canary)
     report = ingress_traffic(simulation.cluster, host="app.example.com", requests=1000)
     assert 400 <= report.backends["shop-canary"] <= 600 and report.failed == {}  # canary-weight 50
@@ -59,7 +60,7 @@ def test_load_balancer_node_down_ends_with_worker1_back_and_every_request_served
     from scheduler_core.explain.traffic import service_traffic
 
     simulation = simulate_gallery("105-load-balancer-node-down")
-    assert simulation.cluster.get("Node", "worker1").status.ready
+    assert simulation.cluster.get(Node, "worker1").status.ready
     for service in ("web-lb", "web-np"):
         report = service_traffic(simulation.cluster, "default", service, requests=300)
         assert report.failed == {} and sorted(report.nodes) == ["worker1", "worker2", "worker3"]

@@ -16,6 +16,7 @@ from playground.models import Run
 from playground.runs import execute, replay
 from playground.scenarios import create_scenario, snapshot
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Node, Pod
 from scheduler_core.simulation.simulation import Simulation
 from scheduler_core.simulation.state import cluster_state
 from scheduler_core.store.cluster import Cluster
@@ -79,8 +80,8 @@ def node_fields(node: dict[str, Any]) -> tuple[Any, ...]:
 def state_of(cluster: Cluster) -> dict[str, Any]:
     """The same fields, from a store (the frames' own functions, as the run stored them)."""
     return {
-        "pods": {pod.key: pod_fields(runs.pod_frame(pod)) for pod in cluster.objects("Pod")},
-        "nodes": {node.name: node_fields(runs.node_frame(node)) for node in cluster.objects("Node")},
+        "pods": {pod.key: pod_fields(runs.pod_frame(pod)) for pod in cluster.objects(Pod)},
+        "nodes": {node.name: node_fields(runs.node_frame(node)) for node in cluster.objects(Node)},
     }
 
 
@@ -425,7 +426,7 @@ def test_a_kept_run_has_the_scheduler_view_of_every_bound_pod_at_every_frame(nam
     computed = len(kept.pod_infos)
     for seq in range(0, len(kept.boundaries) + 1):
         cluster, _time = kept.cluster_at(seq)
-        for pod in cluster.objects("Pod"):
+        for pod in cluster.objects(Pod):
             if pod.spec.node_name:
                 assert kept.pod_infos.info(pod).pod is pod
     assert len(kept.pod_infos) == computed, "a frame held a bound pod the run did not keep"

@@ -13,6 +13,7 @@ from playground.models import Run
 from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Node
 from scheduler_core.explain import traffic as engine
 from scheduler_core.simulation.simulation import Simulation
 
@@ -78,7 +79,7 @@ def engine_state_at(run: Run, seq: int, down: tuple[str, ...] = ()) -> dict:
     else:
         cluster = simulation.cluster_at_event(event["seq"], until=3600)
     for name in down:
-        node = cluster.get("Node", name)
+        node = cluster.get(Node, name)
         cluster.update(replace(node, status=replace(node.status, ready=False)))
     return engine.traffic_state(cluster, run.seed)
 

@@ -4,7 +4,7 @@ import pytest
 
 from scheduler_core.admission.priority import AdmissionError
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.api.types import CPU, MEMORY
+from scheduler_core.api.types import CPU, MEMORY, Pod
 from scheduler_core.simulation.simulation import Simulation
 from tests.core.admission.helpers import admitted
 
@@ -149,4 +149,4 @@ def test_a_refused_bare_pod_is_a_failed_create_in_the_simulation():
     (event,) = [e for e in sim.cluster.events if e.reason == "FailedCreate"]
     assert event.object == "Pod/default/big"
     assert event.message == 'pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2'
-    assert sim.cluster.get("Pod", "default/big") is None
+    assert sim.cluster.get(Pod, "default/big") is None

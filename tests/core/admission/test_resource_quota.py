@@ -8,6 +8,7 @@ from scheduler_core.admission.priority import AdmissionError
 from scheduler_core.admission.resource_quota import is_charged, pod_usage
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.quantity import format_quantity
+from scheduler_core.api.types import Pod
 from tests.core.admission.helpers import admitted, api_server
 
 MI = 2**20
@@ -95,7 +96,7 @@ def test_the_used_amounts_are_the_namespaces_objects():
     cluster = api_server(quota("pods: '5', count/pods: '5'") + "---" + pod("a") + "---" + pod("b"))
     (manifest,) = load_manifests(pod("c"))
     cluster.create(manifest.object)
-    assert len(cluster.objects("Pod")) == 3
+    assert len(cluster.objects(Pod)) == 3
 
 
 def test_finished_pods_still_count_as_objects_but_not_as_pods():

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Pod
 from scheduler_core.simulation.simulation import Simulation
 from scheduler_core.store.events import Event
 
@@ -32,4 +33,4 @@ def find(sim: Simulation, reason: str) -> list[Event]:
 
 
 def pods_of(sim: Simulation, app: str) -> list:
-    return sorted((p for p in sim.cluster.objects("Pod") if p.labels.get("app") == app), key=lambda p: p.name)
+    return sorted((p for p in sim.cluster.objects(Pod) if p.labels.get("app") == app), key=lambda p: p.name)

@@ -5,6 +5,8 @@ import json
 from pathlib import Path
 
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Pod
+from scheduler_core.api.workloads import CronJob, Job
 from scheduler_core.cli import main
 from scheduler_core.controllers.cronjob import job_name, rfc1123z, rfc3339
 from scheduler_core.simulation.simulation import Simulation
@@ -30,12 +32,12 @@ def cron_events(sim: Simulation, name: str) -> list[tuple[float, str, str]]:
 
 
 def job_names(sim: Simulation) -> list[str]:
-    return sorted(job.metadata.name for job in sim.cluster.objects("Job"))
+    return sorted(job.metadata.name for job in sim.cluster.objects(Job))
 
 
 def test_job_names_are_the_scheduled_minute_since_the_unix_epoch():
     sim = simulate(EVERY_MINUTE, until=61)
-    cron_job = sim.cluster.get("CronJob", "default/cronjob-example")
+    cron_job = sim.cluster.get(CronJob, "default/cronjob-example")
     # 2026-01-01T00:01:00Z is 1767225660 s after the Unix epoch: minute 29453761.
     assert job_name(cron_job, 60.0) == "cronjob-example-29453761"
     assert job_names(sim) == ["cronjob-example-29453761"]
@@ -59,15 +61,15 @@ def test_every_minute_for_ten_minutes_keeps_the_three_newest_successful_jobs():
     assert len(deleted) == 6
     assert job_names(sim) == [f"cronjob-example-{29453760 + m}" for m in (7, 8, 9)]
     # Deleted Jobs took their pods with them; the kept ones keep their Succeeded pod.
-    pods = sorted(pod.labels["job-name"] for pod in sim.cluster.objects("Pod"))
+    pods = sorted(pod.labels["job-name"] for pod in sim.cluster.objects(Pod))
     assert pods == job_names(sim)
-    status = sim.cluster.get("CronJob", "default/cronjob-example").status
+    status = sim.cluster.get(CronJob, "default/cronjob-example").status
     assert (status.active, status.last_schedule_time, status.last_successful_time) == ((), 540.0, 547.1)
 
 
 def test_jobs_are_made_from_the_job_template():
     sim = simulate("cron_time_zone.yaml", until=86400 + 30)
-    (job,) = sim.cluster.objects("Job")
+    (job,) = sim.cluster.objects(Job)
     assert job.metadata.name == "report-29455200"  # 2026-01-02T00:00:00Z
     assert job.metadata.creation_timestamp == 86400.1
     assert dict(job.metadata.labels) == {"team": "reports"}
@@ -123,9 +125,9 @@ def test_forbid_skips_while_a_job_runs_and_replace_replaces_it():
     # The replaced Job's pod is killed with it (the garbage collector's graceful delete).
     (killed,) = [e for e in sim.cluster.events if e.reason == "Killing" and e.time == 120.1]
     assert killed.object.startswith("Pod/default/replace-29453761-")
-    assert sim.cluster.get("Job", "default/replace-29453761") is None
-    assert sim.cluster.get("CronJob", "default/replace").status.active == ("replace-29453764",)
-    assert sim.cluster.get("CronJob", "default/forbid").status.active == ("forbid-29453764",)
+    assert sim.cluster.get(Job, "default/replace-29453761") is None
+    assert sim.cluster.get(CronJob, "default/replace").status.active == ("replace-29453764",)
+    assert sim.cluster.get(CronJob, "default/forbid").status.active == ("forbid-29453764",)
 
 
 def test_a_resumed_cronjob_starts_a_missed_run_unless_its_starting_deadline_passed():
@@ -164,7 +166,7 @@ spec:
     deleted = [(t, m) for t, r, m in cron_events(sim, "broken") if r == "SuccessfulDelete"]
     assert deleted == [(127.1, "Deleted job broken-29453761"), (187.1, "Deleted job broken-29453762")]
     assert job_names(sim) == ["broken-29453763"]  # failedJobsHistoryLimit defaults to 1
-    assert sim.cluster.get("CronJob", "default/broken").status.last_successful_time is None
+    assert sim.cluster.get(CronJob, "default/broken").status.last_successful_time is None
 
 
 def test_deleting_a_cronjob_deletes_its_jobs_and_their_pods():
@@ -177,9 +179,9 @@ spec: {at: 200s, op: delete, target: CronJob/cronjob-example}
 """,
         until=400,
     )
-    assert sim.cluster.objects("CronJob") == []
-    assert sim.cluster.objects("Job") == []
-    assert sim.cluster.objects("Pod") == []
+    assert sim.cluster.objects(CronJob) == []
+    assert sim.cluster.objects(Job) == []
+    assert sim.cluster.objects(Pod) == []
 
 
 def test_a_deleted_active_job_is_reported_missing():

@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.api.types import LabelSelector, Node, NodeSpec, ObjectMeta, PodSpec, Taint, Toleration
+from scheduler_core.api.types import LabelSelector, Node, NodeSpec, ObjectMeta, Pod, PodSpec, Taint, Toleration
 from scheduler_core.api.workloads import DaemonSet, DaemonSetSpec, DaemonSetStatus, PodTemplateSpec
 from scheduler_core.controllers.daemonset import daemon_pod_tolerations, node_should_run_daemon_pod
 from scheduler_core.simulation.simulation import Simulation
@@ -33,7 +33,7 @@ def pods_of(sim: Simulation, owner: str) -> dict[str, str]:
     """Pod name -> node, for the pods whose controller is the DaemonSet."""
     return {
         pod.name: pod.spec.node_name
-        for pod in sim.cluster.objects("Pod")
+        for pod in sim.cluster.objects(Pod)
         if (ref := pod.metadata.controller_ref()) is not None and ref.name == owner
     }
 
@@ -43,7 +43,7 @@ def test_a_daemonset_runs_one_pod_per_worker_but_none_on_the_tainted_control_pla
     assert sorted(pods_of(sim, "fluentd").values()) == ["worker1", "worker2"]
     # The DaemonSet that tolerates the control-plane taint runs there too.
     assert sorted(pods_of(sim, "node-exporter").values()) == ["control-plane", "worker1", "worker2"]
-    fluentd = sim.cluster.get("DaemonSet", "default/fluentd")
+    fluentd = sim.cluster.get(DaemonSet, "default/fluentd")
     assert fluentd.status == DaemonSetStatus(
         desired_number_scheduled=2,
         current_number_scheduled=2,
@@ -52,7 +52,7 @@ def test_a_daemonset_runs_one_pod_per_worker_but_none_on_the_tainted_control_pla
         updated_number_scheduled=2,
         number_misscheduled=0,
     )
-    assert sim.cluster.get("DaemonSet", "default/node-exporter").status.desired_number_scheduled == 3
+    assert sim.cluster.get(DaemonSet, "default/node-exporter").status.desired_number_scheduled == 3
 
 
 def test_daemon_pods_are_bound_by_the_default_scheduler_through_a_node_name_affinity():
@@ -62,7 +62,7 @@ def test_daemon_pods_are_bound_by_the_default_scheduler_through_a_node_name_affi
     for name, node in pods_of(sim, "fluentd").items():
         assert f"Created pod: {name}" in [message for *_, message in created]
         assert re.fullmatch(r"fluentd-[bcdfghjklmnpqrstvwxz2456789]{5}", name)
-        pod = sim.cluster.get("Pod", f"default/{name}")
+        pod = sim.cluster.get(Pod, f"default/{name}")
         (term,) = pod.spec.affinity.node_affinity.required.node_selector_terms
         (requirement,) = term.match_fields
         assert (requirement.key, requirement.operator, requirement.values) == ("metadata.name", "In", (node,))
@@ -133,7 +133,7 @@ def test_nodes_added_labelled_and_tainted_later():
     assert [time for time, *_ in deleted] == [90.0]
     assert sorted(pods_of(sim, "fluentd").values()) == ["worker1", "worker3"]
     assert pods_of(sim, "gpu-plugin") == {}
-    status = sim.cluster.get("DaemonSet", "default/fluentd").status
+    status = sim.cluster.get(DaemonSet, "default/fluentd").status
     # worker1 still runs its pod though no new one would go there: counted as misscheduled.
     assert (status.desired_number_scheduled, status.current_number_scheduled, status.number_misscheduled) == (1, 1, 1)
 
@@ -190,12 +190,12 @@ def test_rolling_update_replaces_one_pod_at_a_time_or_surges_first():
         (33.0, "SuccessfulDelete"),
     ]
     for name in ("agent", "surge"):
-        pods = [sim.cluster.get("Pod", f"default/{pod}") for pod in pods_of(sim, name)]
+        pods = [sim.cluster.get(Pod, f"default/{pod}") for pod in pods_of(sim, name)]
         assert sorted(pod.spec.node_name for pod in pods) == ["worker1", "worker2", "worker3"]
         assert {pod.spec.containers[0].image for pod in pods} == {"agent:v2"}
         assert {pod.labels["pod-template-generation"] for pod in pods} == {"2"}
         assert len({pod.labels["controller-revision-hash"] for pod in pods}) == 1
-        assert sim.cluster.get("DaemonSet", f"default/{name}").status.updated_number_scheduled == 3
+        assert sim.cluster.get(DaemonSet, f"default/{name}").status.updated_number_scheduled == 3
 
 
 def test_on_delete_strategy_waits_for_the_user():
@@ -218,9 +218,9 @@ spec: {at: 10s, op: set-image, target: DaemonSet/agent, image: agent:v2}
 """
     )
     sim = simulate(manifests)
-    (pod,) = sim.cluster.objects("Pod")
+    (pod,) = sim.cluster.objects(Pod)
     assert pod.spec.containers[0].image == "agent:v1"
-    status = sim.cluster.get("DaemonSet", "default/agent").status
+    status = sim.cluster.get(DaemonSet, "default/agent").status
     assert (status.current_number_scheduled, status.updated_number_scheduled) == (1, 0)
 
 
@@ -245,12 +245,12 @@ spec: {at: 10s, op: delete, target: DaemonSet/agent}
 """
     )
     sim = simulate(manifests, until=12.9)
-    assert sim.cluster.objects("DaemonSet") == []
+    assert sim.cluster.objects(DaemonSet) == []
     # The garbage collector deletes the pods gracefully: Terminating for their 3s grace period.
     assert [(e.time, e.reason) for e in sim.cluster.events if e.reason == "Killing"] == [(10.0, "Killing")] * 2
-    assert all(pod.metadata.deletion_timestamp == 10.0 for pod in sim.cluster.objects("Pod"))
-    assert len(sim.cluster.objects("Pod")) == 2
-    assert simulate(manifests, until=13.1).cluster.objects("Pod") == []
+    assert all(pod.metadata.deletion_timestamp == 10.0 for pod in sim.cluster.objects(Pod))
+    assert len(sim.cluster.objects(Pod)) == 2
+    assert simulate(manifests, until=13.1).cluster.objects(Pod) == []
 
 
 def test_a_refused_pod_is_a_failed_create_retried_with_backoff_until_it_is_admitted():
@@ -288,7 +288,7 @@ spec:
     assert [e.time for e in failed][2:5] == [0.005, 0.025, 0.065]
     (created,) = events(sim, "DaemonSet/default/agent", "SuccessfulCreate")
     assert 10.0 < created[0] < 11.0  # the first retry after the PriorityClass exists
-    (pod,) = sim.cluster.objects("Pod")
+    (pod,) = sim.cluster.objects(Pod)
     assert pod.spec.priority == 1000
 
 

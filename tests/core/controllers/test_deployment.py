@@ -11,6 +11,7 @@ import pytest
 
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.types import Pod
+from scheduler_core.api.workloads import Deployment, ReplicaSet, Service
 from scheduler_core.controllers import deployment_util as util
 from scheduler_core.controllers.deployment import DeploymentController
 from scheduler_core.controllers.endpoints import service_endpoints
@@ -44,7 +45,7 @@ def scaling(sim: Simulation, deployment: str = "web") -> list[tuple[float, str]]
 def replica_sets(sim: Simulation, deployment: str = "web") -> list:
     found = [
         rs
-        for rs in sim.cluster.objects("ReplicaSet")
+        for rs in sim.cluster.objects(ReplicaSet)
         if (ref := rs.metadata.controller_ref()) is not None and ref.name == deployment
     ]
     return sorted(found, key=lambda rs: int(rs.metadata.annotations[util.REVISION_ANNOTATION]))
@@ -53,7 +54,7 @@ def replica_sets(sim: Simulation, deployment: str = "web") -> list:
 def live_pods(sim: Simulation, app: str = "web") -> list[Pod]:
     return [
         p
-        for p in sim.cluster.objects("Pod")
+        for p in sim.cluster.objects(Pod)
         if p.metadata.labels.get("app") == app
         and p.metadata.deletion_timestamp is None
         and p.status.phase not in ("Succeeded", "Failed")
@@ -89,7 +90,7 @@ def test_revision_helpers():
     assert util.round_half_away(2.5) == 3 and util.round_half_away(-2.5) == -3 and util.round_half_away(2.49) == 2
     annotations = {util.REVISION_ANNOTATION: "2", util.REVISION_HISTORY_ANNOTATION: "1"}
     sim = simulate("deploy_rollback.yaml", until=5)
-    d = sim.cluster.get("Deployment", "default/web")
+    d = sim.cluster.get(Deployment, "default/web")
     assert util.set_new_replica_set_annotations(d, annotations, "5", True, 2000)
     assert annotations[util.REVISION_ANNOTATION] == "5" and annotations[util.REVISION_HISTORY_ANNOTATION] == "1,2"
     assert annotations["kubernetes.io/change-cause"] == "create"  # copied from the deployment
@@ -112,7 +113,7 @@ def test_a_deployment_runs_its_pods_through_a_replica_set_named_by_its_template_
         "deployment.kubernetes.io/max-replicas": "4",
     }
     ref = rs.metadata.controller_ref()
-    d = sim.cluster.get("Deployment", "default/web")
+    d = sim.cluster.get(Deployment, "default/web")
     assert (ref.kind, ref.name, ref.uid, ref.api_version) == ("Deployment", "web", d.metadata.uid, "apps/v1")
     assert d.metadata.annotations[util.REVISION_ANNOTATION] == "1"
     assert scaling(sim) == [(0.0, f"Scaled up replica set web-{hash_value} from 0 to 3")]
@@ -189,7 +190,7 @@ def test_rolling_update_25_percent_on_10_replicas_keeps_13_pods_at_most_and_8_av
     assert seen["most"] == 13 and seen["fewest_ready"] == 8
     assert new.metadata.annotations[util.MAX_REPLICAS_ANNOTATION] == "13"
     assert (old.spec.replicas, new.spec.replicas, len(live_pods(sim))) == (0, 10, 10)
-    d = sim.cluster.get("Deployment", "default/web")
+    d = sim.cluster.get(Deployment, "default/web")
     assert util.deployment_complete(d, d.status)
 
 
@@ -229,7 +230,7 @@ def test_recreate_never_runs_both_versions_and_waits_for_old_pods_to_be_gone():
 
     def check(change: Change) -> None:
         if change.kind == "Pod" and change.old is None:
-            images = {p.spec.containers[0].image for p in sim.cluster.objects("Pod")}
+            images = {p.spec.containers[0].image for p in sim.cluster.objects(Pod)}
             if len(images) > 1:
                 overlaps.append(sim.now)
 
@@ -296,7 +297,7 @@ def test_rollout_undo_goes_back_to_the_previous_revision_or_the_one_asked_for():
         for image, rs in by_image.items()
     }
     assert revisions == {"nginx:1.25": ("5", "1"), "nginx:1.26": ("4", "2"), "nginx:1.27": ("3", None)}
-    d = sim.cluster.get("Deployment", "default/web")
+    d = sim.cluster.get(Deployment, "default/web")
     assert d.spec.template.spec.containers[0].image == "nginx:1.25"
     assert util.POD_TEMPLATE_HASH_LABEL not in d.spec.template.labels
     assert util.ROLLBACK_TO_ANNOTATION not in d.metadata.annotations
@@ -346,9 +347,9 @@ def test_revision_history_limit_keeps_the_newest_old_replica_sets():
 
 def test_deleting_a_deployment_deletes_its_replica_sets_and_their_pods():
     sim = simulate("deploy_history.yaml")
-    assert sim.cluster.objects("Deployment") == []
-    assert sim.cluster.objects("ReplicaSet") == []
-    assert sim.cluster.objects("Pod") == []
+    assert sim.cluster.objects(Deployment) == []
+    assert sim.cluster.objects(ReplicaSet) == []
+    assert sim.cluster.objects(Pod) == []
 
 
 # ---------------------------------------------------------------------------- determinism
@@ -403,7 +404,7 @@ def test_seed_003_recreate_deletes_every_old_pod_before_creating_new_ones():
 
     def check(change: Change) -> None:
         if change.kind == "Pod":
-            pods = sim.cluster.objects("Pod")
+            pods = sim.cluster.objects(Pod)
             old = sum(1 for p in pods if p.spec.containers[0].image == "nginx:1.25")
             counts.append((sim.now, old, len(pods) - old))
 
@@ -415,19 +416,19 @@ def test_seed_003_recreate_deletes_every_old_pod_before_creating_new_ones():
 
 def test_seed_003_blue_green_switches_the_service_selector_and_keeps_both_versions():
     sim = simulate("deploy_seed_blue_green.yaml", until=29)
-    service = sim.cluster.get("Service", "default/web")
+    service = sim.cluster.get(Service, "default/web")
     assert dict(service.spec.selector) == {"app": "web", "version": "blue"}
     blue = sorted(e.pod for e in service_endpoints(sim.cluster, "default", "web"))
     assert len(blue) == 3 and all(name.startswith("web-blue-") for name in blue)
     assert len(live_pods(sim)) == 6  # green runs beside blue, not serving yet
 
     sim = simulate("deploy_seed_blue_green.yaml")
-    service = sim.cluster.get("Service", "default/web")
+    service = sim.cluster.get(Service, "default/web")
     assert dict(service.spec.selector) == {"app": "web", "version": "green"}
     green = sorted(e.pod for e in service_endpoints(sim.cluster, "default", "web"))
     assert len(green) == 3 and all(name.startswith("web-green-") for name in green)
     for name in ("web-blue", "web-green"):
-        d = sim.cluster.get("Deployment", f"default/{name}")
+        d = sim.cluster.get(Deployment, f"default/{name}")
         assert d.status.available_replicas == 3 and d.generation == 1
     assert sorted(p.name for p in live_pods(sim)) == sorted([*blue, *green])  # nobody restarted
     assert not [e for e in sim.cluster.events if e.reason in ("SuccessfulDelete", "Killing")]
@@ -435,11 +436,11 @@ def test_seed_003_blue_green_switches_the_service_selector_and_keeps_both_versio
 
 def test_seed_003_a_deployment_over_quota_is_created_but_its_replica_set_cannot_create_pods():
     sim = simulate("deploy_seed_quota.yaml")
-    d = sim.cluster.get("Deployment", "default/deployment-over-quota")
+    d = sim.cluster.get(Deployment, "default/deployment-over-quota")
     assert d is not None and d.status.replicas == 0 and d.status.unavailable_replicas == 1
     (rs,) = replica_sets(sim, "deployment-over-quota")
     assert rs.spec.replicas == 1 and rs.status.replicas == 0
-    assert sim.cluster.objects("Pod") == []
+    assert sim.cluster.objects(Pod) == []
     failures = [e for e in sim.cluster.events if e.reason == "FailedCreate"]
     assert failures and {e.object for e in failures} == {f"ReplicaSet/default/{rs.metadata.name}"}
     assert all(e.type == "Warning" and e.source == "replicaset-controller" for e in failures)
@@ -471,7 +472,7 @@ class _Binder:
     def sync(self) -> bool:
         pending, self.pending = self.pending, []
         for key in pending:
-            pod = self.ctx.cluster.get("Pod", key)
+            pod = self.ctx.cluster.get(Pod, key)
             if pod is not None and not pod.spec.node_name:
                 self.bound += 1
                 spec = replace(pod.spec, node_name=f"node-{self.bound % 20}")

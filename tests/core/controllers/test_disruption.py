@@ -1,6 +1,6 @@
 """The disruption controller: PodDisruptionBudget status from the pods and their controllers."""
 
-from scheduler_core.api.types import LabelSelector, LabelSelectorRequirement
+from scheduler_core.api.types import LabelSelector, LabelSelectorRequirement, PodDisruptionBudget
 from scheduler_core.controllers.disruption import scaled, selector_text
 from tests.core.controllers.node_health_helpers import NODE, events, find, simulate
 
@@ -32,7 +32,7 @@ spec:
 
 
 def status(sim, name: str = "web-pdb") -> tuple[int, int, int, int]:
-    s = sim.cluster.get("PodDisruptionBudget", f"default/{name}").status
+    s = sim.cluster.get(PodDisruptionBudget, f"default/{name}").status
     return s.expected_pods, s.desired_healthy, s.current_healthy, s.disruptions_allowed
 
 
@@ -127,7 +127,7 @@ def test_a_pod_two_budgets_select_gets_a_warning():
 
 def test_an_eviction_recorded_in_disrupted_pods_is_dropped_once_the_pod_is_deleted():
     sim = simulate("drain_pdb_waits.yaml", until=41)
-    pdb = sim.cluster.get("PodDisruptionBudget", "default/web-pdb")
+    pdb = sim.cluster.get(PodDisruptionBudget, "default/web-pdb")
     assert pdb.status.disrupted_pods == {}
     assert (pdb.status.current_healthy, pdb.status.disruptions_allowed) == (2, 0)
 

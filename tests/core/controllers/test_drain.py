@@ -1,6 +1,7 @@
 """kubectl drain through the eviction API: cordon, evict, retry on 429 every 5 s, never break a budget."""
 
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Node, Pod, PodDisruptionBudget
 from scheduler_core.controllers.drain import go_duration
 from scheduler_core.controllers.eviction import MULTIPLE_BUDGETS, VIOLATES_BUDGET, evict
 from scheduler_core.simulation.simulation import Simulation
@@ -17,7 +18,7 @@ def test_a_budget_holds_the_drain_back_until_replacements_elsewhere_are_ready():
     assert [time for time, _ in killed] == [40.0, 65.0, 90.0]
     assert events(sim, "Node/worker1", "Drained") == [(120.0, "Drained", "node/worker1 drained")]
     assert {p.spec.node_name for p in pods_of(sim, "web")} == {"worker2"}
-    drained = sim.cluster.get("Node", "worker1")
+    drained = sim.cluster.get(Node, "worker1")
     assert drained.spec.unschedulable
     assert events(sim, "Node/worker1", "NodeNotSchedulable") == [
         (40.0, "NodeNotSchedulable", "Node worker1 status is now: NodeNotSchedulable")
@@ -45,7 +46,7 @@ def test_the_drain_never_takes_the_budget_below_its_minimum():
             continue
         healthy = sum(
             1
-            for pod in simulation.cluster.objects("Pod")
+            for pod in simulation.cluster.objects(Pod)
             if pod.labels.get("app") == "web" and pod.status.ready and pod.metadata.deletion_timestamp is None
         )
         lowest = healthy if lowest is None else min(lowest, healthy)
@@ -72,7 +73,7 @@ def test_daemonset_pods_are_left_and_bare_pods_deleted_with_kubectls_warning():
         f"Warning: ignoring DaemonSet-managed Pods: default/{agent}; deleting Pods that declare no controller: "
         "default/bare"
     )
-    assert sim.cluster.get("Pod", "default/bare") is None
+    assert sim.cluster.get(Pod, "default/bare") is None
     assert events(sim, "Pod/default/bare", "Killing") == [(10.0, "Killing", "Stopping container app")]
 
 
@@ -145,16 +146,16 @@ def test_the_eviction_api_refuses_with_429_and_the_budgets_numbers():
     result = evict(sim, "default", "web")
     assert (result.code, result.message) == (429, VIOLATES_BUDGET)
     assert result.cause == "The disruption budget keep needs 1 healthy pods and has 1 currently"
-    assert sim.cluster.get("Pod", "default/web").metadata.deletion_timestamp is None
+    assert sim.cluster.get(Pod, "default/web").metadata.deletion_timestamp is None
 
 
 def test_the_eviction_api_spends_the_budget_and_notes_the_pod():
     sim = eviction_cluster(pdb("spare", "minAvailable: 0"))
     assert evict(sim, "default", "web").ok
-    status = sim.cluster.get("PodDisruptionBudget", "default/spare").status
+    status = sim.cluster.get(PodDisruptionBudget, "default/spare").status
     assert status.disruptions_allowed == 0
     assert status.disrupted_pods == {"web": sim.now}
-    assert sim.cluster.get("Pod", "default/web").metadata.deletion_timestamp == sim.now
+    assert sim.cluster.get(Pod, "default/web").metadata.deletion_timestamp == sim.now
 
 
 def test_the_eviction_api_with_two_budgets_or_none():

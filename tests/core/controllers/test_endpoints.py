@@ -5,6 +5,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Node
 from scheduler_core.cli import main
 from scheduler_core.controllers.endpoints import Endpoint, service_endpoints
 from scheduler_core.simulation.simulation import Simulation
@@ -127,7 +128,7 @@ def test_readiness_comes_from_the_pod_even_when_its_node_is_down():
     # Upstream's controller reads the pod's Ready condition only: a dead node's pods stay ready
     # endpoints until the node lifecycle controller marks them NotReady.
     sim = simulate(NODE + SERVICE + pod("web-1"))
-    node = sim.cluster.get("Node", "worker1")
+    node = sim.cluster.get(Node, "worker1")
     sim.cluster.update(replace(node, status=replace(node.status, ready=False)))
     assert summary(sim) == [("web-1", True, True, False)]
 

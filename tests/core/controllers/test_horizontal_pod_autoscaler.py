@@ -10,7 +10,13 @@ import pytest
 
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.types import Container, ObjectMeta, Pod, PodSpec, PodStatus, ResourceRequirements
-from scheduler_core.api.workloads import HorizontalPodAutoscalerSpec, HPAScalingPolicy, HPAScalingRules
+from scheduler_core.api.workloads import (
+    Deployment,
+    HorizontalPodAutoscaler,
+    HorizontalPodAutoscalerSpec,
+    HPAScalingPolicy,
+    HPAScalingRules,
+)
 from scheduler_core.controllers import horizontal_pod_autoscaler as hpa
 from scheduler_core.controllers.endpoints import EndpointsController
 from scheduler_core.controllers.horizontal_pod_autoscaler import (
@@ -84,7 +90,7 @@ def rescales(simulation: Simulation) -> list[tuple[float, str]]:
 
 
 def replicas(simulation: Simulation) -> int:
-    return simulation.cluster.get("Deployment", "default/web").spec.replicas
+    return simulation.cluster.get(Deployment, "default/web").spec.replicas
 
 
 # ---------------------------------------------------------------------------- replica calculator
@@ -278,10 +284,10 @@ def test_three_replicas_at_100_percent_of_a_50_percent_target_become_six():
     sim = run("hpa_scale_up.yaml")
     assert rescales(sim) == [(30.0, RESCALE_UP.format(6))]
     assert replicas(sim) == 6
-    status = sim.cluster.get("HorizontalPodAutoscaler", "default/web").status
+    status = sim.cluster.get(HorizontalPodAutoscaler, "default/web").status
     assert (status.current_replicas, status.desired_replicas, status.current_utilization) == (6, 6, 100)
     assert status.last_scale_time == 30.0
-    deployment = sim.cluster.get("Deployment", "default/web")
+    deployment = sim.cluster.get(Deployment, "default/web")
     assert deployment.generation == 2
 
 
@@ -318,7 +324,7 @@ def test_max_replicas_caps_a_scale_up():
 def test_scale_down_waits_for_the_stabilization_window():
     sim = run("hpa_scale_down.yaml")
     assert rescales(sim) == [(330.0, "New size: 3; reason: All metrics below target")]
-    status = sim.cluster.get("HorizontalPodAutoscaler", "default/web").status
+    status = sim.cluster.get(HorizontalPodAutoscaler, "default/web").status
     assert (status.current_replicas, status.current_utilization) == (3, 20)
 
 
@@ -435,11 +441,11 @@ def test_with_the_workload_controllers_the_replicas_converge_on_the_load():
         .replace("maxReplicas: 10", "maxReplicas: 20")
     )
     sim = run("", text=text, controllers=None)
-    pods = [p for p in sim.cluster.objects("Pod") if p.labels.get("app") == "web"]
+    pods = [p for p in sim.cluster.objects(Pod) if p.labels.get("app") == "web"]
     # 750m of load at 50% of 100m requests needs 15 pods; the HPA gets there within a minute.
     assert replicas(sim) == 15 and len(pods) == 15
     assert [time for time, _ in rescales(sim)] == [30.0, 45.0, 60.0]
-    assert sim.cluster.get("HorizontalPodAutoscaler", "default/web").status.current_utilization == 50
+    assert sim.cluster.get(HorizontalPodAutoscaler, "default/web").status.current_utilization == 50
 
 
 def test_the_same_scenario_and_seed_give_the_same_events():

@@ -4,6 +4,8 @@ import re
 from pathlib import Path
 
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Pod
+from scheduler_core.api.workloads import Job
 from scheduler_core.controllers.base import delete_pod
 from scheduler_core.controllers.job import JOB_COMPLETION_INDEX as INDEX
 from scheduler_core.controllers.job import pod_generate_name_with_index
@@ -29,7 +31,7 @@ def timeline(sim: Simulation, obj: str) -> list[tuple[float, str]]:
 
 
 def job_pods(sim: Simulation, job: str) -> list:
-    pods = [p for p in sim.cluster.objects("Pod") if p.labels.get("batch.kubernetes.io/job-name") == job]
+    pods = [p for p in sim.cluster.objects(Pod) if p.labels.get("batch.kubernetes.io/job-name") == job]
     return sorted(pods, key=lambda p: (p.metadata.creation_timestamp, p.name))
 
 
@@ -44,7 +46,7 @@ def test_the_seed_hello_world_job_completes_and_its_pod_stays_succeeded():
     ]
     assert re.fullmatch(r"job-hello-world-[bcdfghjklmnpqrstvwxz2456789]{5}", pod.name)
     assert pod.status.phase == "Succeeded"
-    job = sim.cluster.get("Job", "default/job-hello-world")
+    job = sim.cluster.get(Job, "default/job-hello-world")
     assert job.status.conditions == ("SuccessCriteriaMet", "Complete")
     assert (job.status.active, job.status.succeeded, job.status.failed) == (0, 1, 0)
     assert (job.status.start_time, job.status.completion_time) == (0.0, 7.0)
@@ -74,7 +76,7 @@ def test_completions_and_parallelism_timeline():
     # Never more than two at once: each wave starts after the previous one ended.
     starts = sorted(p.status.start_time for p in pods)
     assert starts == [1.0, 1.0, 13.0, 13.0, 25.0]
-    job = sim.cluster.get("Job", "default/batch")
+    job = sim.cluster.get(Job, "default/batch")
     assert (job.status.succeeded, job.status.completion_time) == (5, 36.0)
 
 
@@ -94,9 +96,9 @@ spec:
       containers: [{name: work, image: busybox}]
 """
     )
-    assert sim.cluster.get("Job", "default/queue").spec.completions is None
+    assert sim.cluster.get(Job, "default/queue").spec.completions is None
     assert timeline(sim, "Job/default/queue") == [(0.0, "SuccessfulCreate")] * 3 + [(12.0, "Completed")]
-    assert sim.cluster.get("Job", "default/queue").status.succeeded == 3
+    assert sim.cluster.get(Job, "default/queue").status.succeeded == 3
 
 
 def test_backoff_limit_counts_failed_pods_and_recreations_back_off():
@@ -109,7 +111,7 @@ def test_backoff_limit_counts_failed_pods_and_recreations_back_off():
         (49.0, "Warning", "BackoffLimitExceeded"),  # the third failure (at 48s) exceeds backoffLimit 2
     ]
     assert events[-1].message == "Job has reached the specified backoff limit"
-    job = sim.cluster.get("Job", "default/flaky")
+    job = sim.cluster.get(Job, "default/flaky")
     assert job.status.conditions == ("FailureTarget", "Failed")
     assert (job.status.active, job.status.succeeded, job.status.failed) == (0, 0, 3)
     assert job.status.completion_time is None
@@ -146,7 +148,7 @@ def test_indexed_job_pods_carry_their_completion_index():
         assert re.fullmatch(rf"render-{index}-[bcdfghjklmnpqrstvwxz2456789]{{5}}", pod.name)
         assert pod.labels["batch.kubernetes.io/job-completion-index"] == index
         assert pod.metadata.generate_name == f"render-{index}-"
-    job = sim.cluster.get("Job", "default/render")
+    job = sim.cluster.get(Job, "default/render")
     assert (job.status.succeeded, job.status.conditions) == (3, ("SuccessCriteriaMet", "Complete"))
     assert timeline(sim, "Job/default/render")[-1] == (7.0, "Completed")
 
@@ -174,7 +176,7 @@ def shards(until: float | None = None) -> Simulation:
     sim = Simulation(load_manifests(_SHARDS))
 
     def delete_index_1() -> None:
-        (pod,) = [p for p in sim.cluster.objects("Pod") if p.labels[INDEX] == "1"]
+        (pod,) = [p for p in sim.cluster.objects(Pod) if p.labels[INDEX] == "1"]
         sim.deleted = pod.name  # type: ignore[attr-defined]
         delete_pod(sim, pod)
 
@@ -189,7 +191,7 @@ def test_indexed_job_replaces_a_failed_index_with_the_same_index():
     # The deleted pod of index 1 counts as failed; its replacement keeps index 1.
     assert [name.rsplit("-", 1)[0] for name in names] == ["shards-0", "shards-1"]
     assert sim.deleted.startswith("shards-1-") and sim.deleted not in names
-    job = sim.cluster.get("Job", "default/shards")
+    job = sim.cluster.get(Job, "default/shards")
     assert (job.status.succeeded, job.status.failed) == (2, 1)
     assert timeline(sim, "Job/default/shards") == [
         (0.0, "SuccessfulCreate"),
@@ -205,7 +207,7 @@ def test_indexed_job_replaces_a_failed_index_with_the_same_index():
 
 def test_success_criteria_met_comes_before_complete_while_pods_terminate():
     sim = shards(until=20.0)
-    job = sim.cluster.get("Job", "default/shards")
+    job = sim.cluster.get(Job, "default/shards")
     assert job.status.conditions == ("SuccessCriteriaMet",)
     assert (job.status.succeeded, job.status.completion_time) == (2, None)
 
@@ -226,7 +228,7 @@ def test_active_deadline_fails_the_job_once_its_pod_is_gone():
         (26.0, "Warning", "DeadlineExceeded"),  # Failed once the pod has terminated (5s grace)
     ]
     assert events[-1].message == "Job was active longer than specified deadline"
-    job = sim.cluster.get("Job", "default/slow")
+    job = sim.cluster.get(Job, "default/slow")
     assert job.status.conditions == ("FailureTarget", "Failed")
     assert (job.status.active, job.status.failed) == (0, 1)
 
@@ -241,16 +243,16 @@ def test_suspend_then_resume_and_ttl_after_finished():
         (27.0, "Completed"),
     ]
     assert queued[0][2] == "Job suspended" and queued[2][2] == "Job resumed"
-    job = sim.cluster.get("Job", "default/queued")
+    job = sim.cluster.get(Job, "default/queued")
     assert job.status.start_time == 20.0  # the deadline clock starts when the Job is resumed
     # "cleanup" completed at 7s; ttlSecondsAfterFinished 30 deletes it, and its pod, at 37s.
     assert timeline(sim, "Job/default/cleanup")[-1] == (7.0, "Completed")
-    assert sim.cluster.get("Job", "default/cleanup") is None
+    assert sim.cluster.get(Job, "default/cleanup") is None
     assert job_pods(sim, "cleanup") == []
     before, after = simulate("job_suspend_ttl.yaml", until=36.9), simulate("job_suspend_ttl.yaml", until=37.1)
-    assert before.cluster.get("Job", "default/cleanup") is not None
+    assert before.cluster.get(Job, "default/cleanup") is not None
     assert len(job_pods(before, "cleanup")) == 1
-    assert after.cluster.get("Job", "default/cleanup") is None
+    assert after.cluster.get(Job, "default/cleanup") is None
     assert job_pods(after, "cleanup") == []  # a finished pod is removed at once
 
 
@@ -299,7 +301,7 @@ spec:
         (10.0, "SuccessfulDelete"),
         (10.0, "Suspended"),
     ]
-    job = sim.cluster.get("Job", "default/pausable")
+    job = sim.cluster.get(Job, "default/pausable")
     assert job_pods(sim, "pausable") == []
     assert job.status.active == 0
     assert "Suspended" in job.status.conditions
@@ -323,8 +325,8 @@ kind: Action
 spec: {at: 30s, op: delete, target: Job/done}
 """
     )
-    assert sim.cluster.objects("Job") == []
-    assert sim.cluster.objects("Pod") == []  # the finished pod went with its Job (garbage collector)
+    assert sim.cluster.objects(Job) == []
+    assert sim.cluster.objects(Pod) == []  # the finished pod went with its Job (garbage collector)
 
 
 def test_same_scenario_and_seed_replay_event_for_event():

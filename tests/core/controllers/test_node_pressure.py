@@ -1,7 +1,7 @@
 """The kubelet's eviction manager under memory pressure: rank, messages, the MemoryPressure taint."""
 
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.api.types import NO_SCHEDULE, Taint
+from scheduler_core.api.types import NO_SCHEDULE, Node, Pod, Taint
 from scheduler_core.controllers.node_pressure import container_usage, rank_for_memory_pressure
 from tests.core.controllers.node_health_helpers import NODE, events, find, simulate
 
@@ -13,9 +13,9 @@ def test_seed_003_besteffort_goes_first_then_burstable_over_its_request_guarante
     sim = simulate("node_memory_pressure.yaml")
     evicted = [(e.time, e.object) for e in find(sim, "Evicted")]
     assert evicted == [(10.0, "Pod/default/besteffort"), (70.0, "Pod/default/burstable")]
-    assert sim.cluster.get("Pod", "default/guaranteed").status.phase == "Running"
+    assert sim.cluster.get(Pod, "default/guaranteed").status.phase == "Running"
     for name in ("besteffort", "burstable"):
-        pod = sim.cluster.get("Pod", f"default/{name}")
+        pod = sim.cluster.get(Pod, f"default/{name}")
         assert (pod.status.phase, pod.status.ready) == ("Failed", False)
 
 
@@ -41,9 +41,9 @@ def test_the_eviction_event_has_upstreams_text():
 
 def test_memory_pressure_taints_the_node_until_five_minutes_after_the_last_pressure():
     sim = simulate("node_memory_pressure.yaml", until=30)
-    assert PRESSURE_TAINT in sim.cluster.get("Node", "worker1").spec.taints
+    assert PRESSURE_TAINT in sim.cluster.get(Node, "worker1").spec.taints
     sim = simulate("node_memory_pressure.yaml")
-    assert PRESSURE_TAINT not in sim.cluster.get("Node", "worker1").spec.taints
+    assert PRESSURE_TAINT not in sim.cluster.get(Node, "worker1").spec.taints
     assert events(sim, "Node/worker1", "NodeHasInsufficientMemory", "NodeHasSufficientMemory") == [
         (10.0, "NodeHasInsufficientMemory", "Node worker1 status is now: NodeHasInsufficientMemory"),
         (370.0, "NodeHasSufficientMemory", "Node worker1 status is now: NodeHasSufficientMemory"),
@@ -82,7 +82,7 @@ spec: {nodeName: worker1, containers: [{name: app, resources: {requests: {memory
     )
     sim = simulate(manifests)  # ends: pressure that nothing can relieve keeps no run going
     assert [e.object for e in find(sim, "Evicted")] == ["Pod/default/ordinary"]
-    assert sim.cluster.get("Pod", "default/critical").status.phase == "Running"
+    assert sim.cluster.get(Pod, "default/critical").status.phase == "Running"
 
 
 def pod(name: str, usage: str | None, containers: str, priority: int = 0):
@@ -145,7 +145,7 @@ kind: Action
 spec: {at: 5s, op: uncordon, target: Node/big}
 """
     sim = simulate(manifests)
-    pods = sorted(sim.cluster.objects("Pod"), key=lambda p: p.metadata.creation_timestamp)
+    pods = sorted(sim.cluster.objects(Pod), key=lambda p: p.metadata.creation_timestamp)
     assert [(p.spec.node_name, p.status.phase) for p in pods] == [("small", "Failed"), ("big", "Running")]
     # The replacement is kept off the node under pressure by its memory-pressure taint.
     assert [e.time for e in find(sim, "Evicted")] == [10.0]

@@ -2,6 +2,7 @@
 
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.volumes import ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER
+from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim
 from scheduler_core.simulation.simulation import Simulation
 
 NODE = """apiVersion: v1
@@ -78,27 +79,27 @@ def claim_events(sim: Simulation, name: str = "data") -> list[tuple[float, str, 
 
 def test_an_immediate_claim_binds_the_smallest_volume_that_fits():
     sim = simulate(pv("big", "10Gi"), pv("small", "500Mi"), pv("right", "2Gi"), pvc(storage="1Gi"))
-    claim = sim.cluster.get("PersistentVolumeClaim", "default/data")
+    claim = sim.cluster.get(PersistentVolumeClaim, "default/data")
     assert claim.spec.volume_name == "right"
     assert claim.status.phase == "Bound" and claim.status.capacity == 2 * 1024**3
     assert claim.metadata.annotations[ANN_BIND_COMPLETED] == "yes"
     assert claim.metadata.annotations[ANN_BOUND_BY_CONTROLLER] == "yes"
-    volume = sim.cluster.get("PersistentVolume", "right")
+    volume = sim.cluster.get(PersistentVolume, "right")
     assert (volume.spec.claim_ref, volume.phase) == ("default/data", "Bound")
-    assert sim.cluster.get("PersistentVolume", "big").phase == "Available"
+    assert sim.cluster.get(PersistentVolume, "big").phase == "Available"
     assert claim_events(sim) == []  # binding records no event
 
 
 def test_a_volume_pre_bound_to_the_claim_wins():
     prebound = pv("reserved", "10Gi", extra="  claimRef: {namespace: default, name: data}\n")
     sim = simulate(pv("right", "1Gi"), prebound, pvc())
-    assert sim.cluster.get("PersistentVolumeClaim", "default/data").spec.volume_name == "reserved"
-    assert ANN_BOUND_BY_CONTROLLER not in sim.cluster.get("PersistentVolume", "reserved").metadata.annotations
+    assert sim.cluster.get(PersistentVolumeClaim, "default/data").spec.volume_name == "reserved"
+    assert ANN_BOUND_BY_CONTROLLER not in sim.cluster.get(PersistentVolume, "reserved").metadata.annotations
 
 
 def test_a_claim_naming_its_volume_binds_to_it_or_reports_the_mismatch():
     sim = simulate(pv("mine", "1Gi"), pvc(extra="  volumeName: mine\n"))
-    assert sim.cluster.get("PersistentVolume", "mine").spec.claim_ref == "default/data"
+    assert sim.cluster.get(PersistentVolume, "mine").spec.claim_ref == "default/data"
     sim = simulate(pv("tiny", "100Mi"), pvc(extra="  volumeName: tiny\n"))
     assert claim_events(sim) == [
         (0.0, "Warning", "VolumeMismatch", 'Cannot bind to requested volume "tiny": requested PV is too small')
@@ -110,16 +111,16 @@ def test_no_volume_and_no_class():
     assert claim_events(sim) == [
         (0.0, "Normal", "FailedBinding", "no persistent volumes available for this claim and no storage class is set")
     ]
-    assert sim.cluster.get("PersistentVolumeClaim", "default/data").status.phase == "Pending"
+    assert sim.cluster.get(PersistentVolumeClaim, "default/data").status.phase == "Pending"
 
 
 def test_a_claim_without_a_class_gets_the_default_one_and_is_provisioned():
     sim = simulate(storage_class("standard", "example.com/disk", default=True), pvc(cls=None))
-    claim = sim.cluster.get("PersistentVolumeClaim", "default/data")
+    claim = sim.cluster.get(PersistentVolumeClaim, "default/data")
     assert claim.spec.storage_class_name == "standard"
     name = f"pvc-{claim.metadata.uid}"
     assert claim.spec.volume_name == name
-    volume = sim.cluster.get("PersistentVolume", name)
+    volume = sim.cluster.get(PersistentVolume, name)
     assert volume.spec.node_affinity is None  # Immediate: provisioned without a node
     assert (volume.spec.storage, volume.spec.reclaim_policy, volume.phase) == (1024**3, "Delete", "Bound")
     assert [(reason, source) for reason, source in ((e.reason, e.source) for e in sim.cluster.events)] == [
@@ -144,7 +145,7 @@ def test_a_class_created_later_lets_a_waiting_claim_be_provisioned():
     sim = simulate(
         pvc(cls="late"), action("10s", "apply", extra=", manifest: " + _flow(storage_class("late", "x.io/d")))
     )
-    assert sim.cluster.get("PersistentVolumeClaim", "default/data").status.phase == "Bound"
+    assert sim.cluster.get(PersistentVolumeClaim, "default/data").status.phase == "Bound"
     assert [e[0] for e in claim_events(sim) if e[2] == "ProvisioningSucceeded"] == [10.0]
 
 
@@ -174,9 +175,9 @@ def test_a_released_volume_is_retained_and_not_bound_again():
         action("10s", "delete", "PersistentVolumeClaim/data"),
         action("20s", "apply", extra=", manifest: " + _flow(pvc())),
     )
-    volume = sim.cluster.get("PersistentVolume", "disk")
+    volume = sim.cluster.get(PersistentVolume, "disk")
     assert (volume.phase, volume.spec.claim_ref) == ("Released", "default/data")
-    claim = sim.cluster.get("PersistentVolumeClaim", "default/data")
+    claim = sim.cluster.get(PersistentVolumeClaim, "default/data")
     assert (claim.status.phase, claim.spec.volume_name) == ("Pending", "")
 
 
@@ -186,9 +187,9 @@ def test_reclaim_delete_deletes_a_provisioned_volume_and_fails_on_a_static_one()
         pvc(cls="standard"),
         action("10s", "delete", "PersistentVolumeClaim/data"),
     )
-    assert sim.cluster.objects("PersistentVolume") == []
+    assert sim.cluster.objects(PersistentVolume) == []
     sim = simulate(pv("disk", policy="Delete"), pvc(), action("10s", "delete", "PersistentVolumeClaim/data"))
-    assert sim.cluster.get("PersistentVolume", "disk").phase == "Failed"
+    assert sim.cluster.get(PersistentVolume, "disk").phase == "Failed"
     assert [(e.time, e.reason, e.message) for e in sim.cluster.events if e.object == "PersistentVolume/disk"] == [
         (
             10.0,
@@ -209,7 +210,7 @@ def test_a_bound_claim_whose_volume_disappears_is_lost():
     assert claim_events(sim) == [
         (10.0, "Warning", "ClaimLost", "Bound claim has lost its PersistentVolume. Data on the volume is lost!")
     ]
-    assert sim.cluster.get("PersistentVolumeClaim", "default/data").status.phase == "Lost"
+    assert sim.cluster.get(PersistentVolumeClaim, "default/data").status.phase == "Lost"
     failed = [e.message for e in sim.cluster.events if e.object == "Pod/default/app"]
     assert failed[0] == (
         '0/1 nodes are available: persistentvolumeclaim "data" bound to non-existent persistentvolume "disk". not found'

@@ -11,6 +11,7 @@ import yaml
 
 from scheduler_core.api.manifests import load_manifests, parse_object
 from scheduler_core.api.types import LabelSelector, ObjectMeta, OwnerReference, Pod, PodSpec, PodStatus
+from scheduler_core.api.workloads import ReplicaSet
 from scheduler_core.controllers.pod_deletion import (
     deletion_cost,
     rank_pods_for_deletion,
@@ -54,7 +55,7 @@ def simulate(*documents: str, until: float | None = None, seed: int = 0) -> Simu
 def pods_of(sim: Simulation, owner: str = "frontend", *, active_only: bool = True) -> list[Pod]:
     pods = [
         p
-        for p in sim.cluster.objects("Pod")
+        for p in sim.cluster.objects(Pod)
         if (ref := p.metadata.controller_ref()) is not None and ref.kind == "ReplicaSet" and ref.name == owner
     ]
     if active_only:
@@ -71,7 +72,7 @@ def events(sim: Simulation, reason: str, obj: str = "ReplicaSet/default/frontend
 
 def test_pods_are_created_with_generated_names_owner_references_and_the_templates_labels():
     sim = simulate(NODE.format(name="worker1", cpu=4), replica_set(3))
-    rs = sim.cluster.get("ReplicaSet", "default/frontend")
+    rs = sim.cluster.get(ReplicaSet, "default/frontend")
     pods = pods_of(sim)
     assert len(pods) == 3
     for pod in pods:
@@ -133,7 +134,7 @@ def test_scaling_down_deletes_unscheduled_pods_before_scheduled_ones():
     assert deleted[0] == 10.0
     remaining = pods_of(sim)
     assert len(remaining) == 3 and all(p.spec.node_name == "worker1" for p in remaining)
-    assert sim.cluster.get("Pod", "default/" + deleted[1].removeprefix("Deleted pod: ")) is None
+    assert sim.cluster.get(Pod, "default/" + deleted[1].removeprefix("Deleted pod: ")) is None
 
 
 def test_scaling_down_deletes_the_most_recently_ready_pods_first():
@@ -259,11 +260,11 @@ def test_available_replicas_wait_for_min_ready_seconds():
     rs = replica_set(3, extra_spec="\n  minReadySeconds: 10")
     sim = Simulation(load_manifests("---\n".join([NODE.format(name="worker1", cpu=4), rs])))
     sim.run_to_end(5)
-    status = sim.cluster.get("ReplicaSet", "default/frontend").status
+    status = sim.cluster.get(ReplicaSet, "default/frontend").status
     assert (status.replicas, status.ready_replicas, status.available_replicas) == (3, 3, 0)
     sim = Simulation(load_manifests("---\n".join([NODE.format(name="worker1", cpu=4), rs])))
     sim.run_to_end()
-    status = sim.cluster.get("ReplicaSet", "default/frontend").status
+    status = sim.cluster.get(ReplicaSet, "default/frontend").status
     assert (status.replicas, status.ready_replicas, status.available_replicas) == (3, 3, 3)
     assert sim.now == 11.0  # ready at 1 s, available at 11 s
 
@@ -297,7 +298,7 @@ def test_a_pod_relabelled_out_of_the_selector_is_released_and_replaced():
     )
     sim = Simulation(load_manifests(text))
     sim.run_to_end()
-    released = sim.cluster.get("Pod", f"default/{victim}")
+    released = sim.cluster.get(Pod, f"default/{victim}")
     assert released is not None and released.metadata.owner_references == ()
     assert len(pods_of(sim)) == 2 and victim not in [p.name for p in pods_of(sim)]
     assert [t for t, _ in events(sim, "SuccessfulCreate")] == [0.0, 0.0, 10.0]
@@ -307,8 +308,8 @@ def test_deleting_a_replica_set_deletes_its_pods_after_it():
     sim = simulate(
         NODE.format(name="worker1", cpu=4), replica_set(3), action("at: 10s, op: delete, target: ReplicaSet/frontend")
     )
-    assert sim.cluster.get("ReplicaSet", "default/frontend") is None
-    assert sim.cluster.objects("Pod") == []
+    assert sim.cluster.get(ReplicaSet, "default/frontend") is None
+    assert sim.cluster.objects(Pod) == []
     assert sim.now == 15.0  # the pods' 5 s grace period
     assert not events(sim, "SuccessfulDelete")  # the garbage collector records no events
 
@@ -326,7 +327,7 @@ def test_seed_001_replica_set_creates_and_deletes_its_pods_together():
     )
     assert [t for t, _ in events(sim, "SuccessfulCreate")] == [0.0, 0.0, 0.0]
     assert [t for t, _ in events(sim, "SuccessfulDelete")] == [60.0, 60.0, 60.0]
-    assert sim.cluster.objects("Pod") == []
+    assert sim.cluster.objects(Pod) == []
 
 
 # ---------------------------------------------------------------------------- the claim index
@@ -347,7 +348,7 @@ def test_a_selector_changed_under_a_replica_set_releases_the_pods_it_no_longer_s
 
     def reselect(sim: Simulation) -> None:
         before.update(p.name for p in pods_of(sim))
-        rs = sim.cluster.get("ReplicaSet", "default/frontend")
+        rs = sim.cluster.get(ReplicaSet, "default/frontend")
         labels = {"tier": "frontend", "track": "stable"}
         template = replace(rs.spec.template, labels=labels)
         selector = LabelSelector(match_labels=MappingProxyType(labels))
@@ -355,10 +356,10 @@ def test_a_selector_changed_under_a_replica_set_releases_the_pods_it_no_longer_s
 
     sim = at_five_seconds(NODE.format(name="worker1", cpu=4), replica_set(2), change=reselect)
     assert len(before) == 2
-    assert all(sim.cluster.get("Pod", f"default/{name}").metadata.owner_references == () for name in before)
+    assert all(sim.cluster.get(Pod, f"default/{name}").metadata.owner_references == () for name in before)
     after = pods_of(sim)
     assert len(after) == 2 and not before & {p.name for p in after}
-    assert sim.cluster.get("ReplicaSet", "default/frontend").status.replicas == 2
+    assert sim.cluster.get(ReplicaSet, "default/frontend").status.replicas == 2
 
 
 def test_pods_owned_before_their_replica_set_appears_are_claimed_when_it_does():
@@ -374,7 +375,7 @@ def test_pods_owned_before_their_replica_set_appears_are_claimed_when_it_does():
     names = [p.name for p in pods_of(sim)]
     assert len(names) == 3 and {"early-a", "early-b"} <= set(names)
     assert len(events(sim, "SuccessfulCreate")) == 1
-    assert sim.cluster.get("ReplicaSet", "default/frontend").status.replicas == 3
+    assert sim.cluster.get(ReplicaSet, "default/frontend").status.replicas == 3
 
 
 def test_a_finished_pod_leaves_the_claim_and_is_replaced():
@@ -389,16 +390,16 @@ def test_a_finished_pod_leaves_the_claim_and_is_replaced():
     active = [p for p in pods_of(sim) if p.status.phase not in ("Succeeded", "Failed")]
     assert len(active) == 2 and finished[0] not in [p.name for p in active]
     assert [t for t, _ in events(sim, "SuccessfulCreate")] == [0.0, 0.0, 5.0]
-    assert sim.cluster.get("ReplicaSet", "default/frontend").status.replicas == 2
+    assert sim.cluster.get(ReplicaSet, "default/frontend").status.replicas == 2
 
 
 def test_a_template_label_added_under_a_replica_set_leaves_its_pods_not_fully_labeled():
     def relabel_template(sim: Simulation) -> None:
-        rs = sim.cluster.get("ReplicaSet", "default/frontend")
+        rs = sim.cluster.get(ReplicaSet, "default/frontend")
         template = replace(rs.spec.template, labels={"tier": "frontend", "track": "canary"})
         sim.cluster.update(replace(rs, spec=replace(rs.spec, template=template)))
 
     sim = at_five_seconds(NODE.format(name="worker1", cpu=4), replica_set(2), change=relabel_template)
-    status = sim.cluster.get("ReplicaSet", "default/frontend").status
+    status = sim.cluster.get(ReplicaSet, "default/frontend").status
     assert (status.replicas, status.fully_labeled_replicas, status.ready_replicas) == (2, 0, 2)
     assert len(events(sim, "SuccessfulCreate")) == 2  # the pods stay: the selector still selects them

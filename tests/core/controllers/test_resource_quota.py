@@ -3,6 +3,8 @@
 from pathlib import Path
 
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Pod
+from scheduler_core.api.workloads import Deployment, ReplicaSet, ResourceQuota
 from scheduler_core.simulation.simulation import Simulation
 
 DATA = Path(__file__).parent.parent / "data"
@@ -30,7 +32,7 @@ def test_the_fourth_pod_over_limits_cpu_is_refused_with_upstreams_text():
             "used: limits.cpu=1500m, limited: limits.cpu=1500m",
         )
     ]
-    assert [pod.name for pod in sim.cluster.objects("Pod")] == ["pod-1", "pod-2", "pod-3"]
+    assert [pod.name for pod in sim.cluster.objects(Pod)] == ["pod-1", "pod-2", "pod-3"]
 
 
 def test_a_pod_that_states_no_resources_is_refused_by_a_compute_quota():
@@ -44,7 +46,7 @@ def test_a_pod_that_states_no_resources_is_refused_by_a_compute_quota():
 
 def test_status_used_follows_the_namespace_and_a_deleted_pod_frees_its_share():
     sim = simulate("quota_seed_limits.yaml", until=5)
-    quota = sim.cluster.get("ResourceQuota", "default/resource-quota-example")
+    quota = sim.cluster.get(ResourceQuota, "default/resource-quota-example")
     assert dict(quota.used) == {
         "requests.cpu": 750,
         "requests.memory": 300 * MI,
@@ -53,22 +55,22 @@ def test_status_used_follows_the_namespace_and_a_deleted_pod_frees_its_share():
     }
     sim = simulate("quota_seed_limits.yaml")
     # pod-1 is deleted at 10 s and gone at 40 s (its grace period); pod-4 is admitted at 60 s.
-    assert sorted(pod.name for pod in sim.cluster.objects("Pod")) == ["pod-2", "pod-3", "pod-4"]
-    assert sim.cluster.get("ResourceQuota", "default/resource-quota-example").used["limits.cpu"] == 1500
+    assert sorted(pod.name for pod in sim.cluster.objects(Pod)) == ["pod-2", "pod-3", "pod-4"]
+    assert sim.cluster.get(ResourceQuota, "default/resource-quota-example").used["limits.cpu"] == 1500
 
 
 def test_a_terminating_pod_is_charged_until_it_is_gone():
     sim = simulate("quota_seed_limits.yaml", until=20)
-    assert sim.cluster.get("ResourceQuota", "default/resource-quota-example").used["limits.cpu"] == 1500
+    assert sim.cluster.get(ResourceQuota, "default/resource-quota-example").used["limits.cpu"] == 1500
     sim = simulate("quota_seed_limits.yaml", until=45)
-    assert sim.cluster.get("ResourceQuota", "default/resource-quota-example").used["limits.cpu"] == 1000
+    assert sim.cluster.get(ResourceQuota, "default/resource-quota-example").used["limits.cpu"] == 1000
 
 
 def test_the_deployment_over_quota_exists_but_its_replicaset_reports_the_refusal():
     sim = simulate("quota_deployment_failed_create.yaml", until=1)
-    assert sim.cluster.get("Deployment", "default/deployment-over-quota") is not None
-    (replica_set,) = sim.cluster.objects("ReplicaSet")
-    assert sim.cluster.objects("Pod") == []
+    assert sim.cluster.get(Deployment, "default/deployment-over-quota") is not None
+    (replica_set,) = sim.cluster.objects(ReplicaSet)
+    assert sim.cluster.objects(Pod) == []
     failures = events(sim, f"ReplicaSet/default/{replica_set.metadata.name}", "FailedCreate")
     assert failures
     _, _, message = failures[0]
@@ -78,7 +80,7 @@ def test_the_deployment_over_quota_exists_but_its_replicaset_reports_the_refusal
         "exceeded quota: memory-quota, requested: limits.memory=3000Mi,requests.memory=128Mi, "
         "used: limits.memory=0,requests.memory=0, limited: limits.memory=100Mi,requests.memory=100Mi"
     )
-    assert dict(sim.cluster.get("ResourceQuota", "default/memory-quota").used) == {
+    assert dict(sim.cluster.get(ResourceQuota, "default/memory-quota").used) == {
         "requests.memory": 0,
         "limits.memory": 0,
     }
@@ -107,7 +109,7 @@ metadata: {name: late}
 spec: {containers: [{name: app}]}
 """
     sim = simulate(manifests, until=1)
-    assert dict(sim.cluster.get("ResourceQuota", "default/counts").used) == {
+    assert dict(sim.cluster.get(ResourceQuota, "default/counts").used) == {
         "pods": 2,
         "count/pods": 2,
         "count/resourcequotas": 1,

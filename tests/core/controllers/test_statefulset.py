@@ -7,6 +7,7 @@ import pytest
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.types import Pod
 from scheduler_core.api.volumes import ANN_SELECTED_NODE
+from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim, StatefulSet
 from scheduler_core.controllers.base import delete_pod
 from scheduler_core.controllers.registry import default_controllers
 from scheduler_core.controllers.statefulset import (
@@ -107,9 +108,9 @@ def test_parent_and_ordinal_follow_the_name_pattern(name, expected):
 
 def test_pods_are_named_by_ordinal_and_labelled_with_their_identity():
     sim = simulate("sts_ordered_local_pv.yaml")
-    pods = {pod.name: pod for pod in sim.cluster.objects("Pod")}
+    pods = {pod.name: pod for pod in sim.cluster.objects(Pod)}
     assert sorted(pods) == ["web-0", "web-1", "web-2"]
-    revision = sim.cluster.get("StatefulSet", "default/web").status.update_revision
+    revision = sim.cluster.get(StatefulSet, "default/web").status.update_revision
     for ordinal in range(3):
         labels = pods[f"web-{ordinal}"].labels
         assert labels[POD_NAME_LABEL] == f"web-{ordinal}"
@@ -125,7 +126,7 @@ def test_pods_are_named_by_ordinal_and_labelled_with_their_identity():
 
 def test_ordinals_start_shifts_the_names():
     sim = simulate(docs(NODE.format(name="node-a"), statefulset(replicas=2, extra_spec="  ordinals: {start: 5}\n")))
-    assert sorted(pod.name for pod in sim.cluster.objects("Pod")) == ["web-5", "web-6"]
+    assert sorted(pod.name for pod in sim.cluster.objects(Pod)) == ["web-5", "web-6"]
 
 
 # ---------------------------------------------------------------------------- OrderedReady
@@ -154,11 +155,11 @@ def test_scale_down_removes_the_highest_ordinal_first_one_at_a_time():
         (30.0, "SuccessfulDelete", "delete Pod web-2 in StatefulSet web successful"),
         (40.0, "SuccessfulDelete", "delete Pod web-1 in StatefulSet web successful"),  # once web-2 is gone
     ]
-    assert [pod.name for pod in sim.cluster.objects("Pod")] == ["web-0"]
+    assert [pod.name for pod in sim.cluster.objects(Pod)] == ["web-0"]
     # Retain (the default): the claims of the removed pods stay, bound.
-    claims = {claim.metadata.name: claim.status.phase for claim in sim.cluster.objects("PersistentVolumeClaim")}
+    claims = {claim.metadata.name: claim.status.phase for claim in sim.cluster.objects(PersistentVolumeClaim)}
     assert claims == {"data-web-0": "Bound", "data-web-1": "Bound", "data-web-2": "Bound"}
-    status = sim.cluster.get("StatefulSet", "default/web").status
+    status = sim.cluster.get(StatefulSet, "default/web").status
     assert (status.replicas, status.ready_replicas, status.available_replicas) == (1, 1, 1)
 
 
@@ -169,27 +170,27 @@ def test_scaling_up_again_reuses_the_claims_of_the_removed_ordinals():
             action("60s", "scale", "StatefulSet/web", ", replicas: 3"),
         )
     )
-    assert sorted(pod.name for pod in sim.cluster.objects("Pod")) == ["web-0", "web-1", "web-2"]
+    assert sorted(pod.name for pod in sim.cluster.objects(Pod)) == ["web-0", "web-1", "web-2"]
     created = [m for t, _, m in events(sim, "StatefulSet/default/web", "SuccessfulCreate") if t >= 60]
     assert created == [
         "create Pod web-1 in StatefulSet web successful",
         "create Pod web-2 in StatefulSet web successful",
     ]  # no "create Claim": data-web-1 and data-web-2 are still there
-    assert len(sim.cluster.objects("PersistentVolume")) == 3
+    assert len(sim.cluster.objects(PersistentVolume)) == 3
 
 
 def test_a_deleted_pod_comes_back_with_its_name_its_claim_and_on_the_node_of_its_local_volume():
     sim = simulate("sts_ordered_local_pv.yaml", until=65)
-    claim = sim.cluster.get("PersistentVolumeClaim", "default/www-web-1")
-    node_before = sim.cluster.get("PersistentVolume", claim.spec.volume_name).spec.node_affinity
-    assert sim.cluster.get("Pod", "default/web-1").metadata.deletion_timestamp == 60.0
+    claim = sim.cluster.get(PersistentVolumeClaim, "default/www-web-1")
+    node_before = sim.cluster.get(PersistentVolume, claim.spec.volume_name).spec.node_affinity
+    assert sim.cluster.get(Pod, "default/web-1").metadata.deletion_timestamp == 60.0
 
     sim = simulate("sts_ordered_local_pv.yaml")
-    again = sim.cluster.get("PersistentVolumeClaim", "default/www-web-1")
+    again = sim.cluster.get(PersistentVolumeClaim, "default/www-web-1")
     assert again.metadata.uid == claim.metadata.uid  # the same claim, never deleted
-    pod = sim.cluster.get("Pod", "default/web-1")
+    pod = sim.cluster.get(Pod, "default/web-1")
     assert pod.metadata.creation_timestamp == 70.0
-    volume = sim.cluster.get("PersistentVolume", again.spec.volume_name)
+    volume = sim.cluster.get(PersistentVolume, again.spec.volume_name)
     assert volume.spec.node_affinity == node_before
     hostname = volume.spec.node_affinity.node_selector_terms[0].match_expressions[0].values[0]
     assert pod.spec.node_name == hostname
@@ -204,9 +205,9 @@ def test_a_recreated_pod_waits_for_the_node_of_its_volume():
     """The node holding web-1's volume is cordoned: the new web-1 cannot go anywhere else."""
     base = (DATA / "sts_ordered_local_pv.yaml").read_text()
     sim = simulate(base, until=50)
-    node = sim.cluster.get("Pod", "default/web-1").spec.node_name
+    node = sim.cluster.get(Pod, "default/web-1").spec.node_name
     sim = simulate(docs(base, action("55s", "cordon", f"Node/{node}")), until=100)
-    assert sim.cluster.get("Pod", "default/web-1").spec.node_name == ""
+    assert sim.cluster.get(Pod, "default/web-1").spec.node_name == ""
     failed = events(sim, "Pod/default/web-1", "FailedScheduling")
     assert failed[0][0] == 70.0
     assert failed[0][2] == (
@@ -215,7 +216,7 @@ def test_a_recreated_pod_waits_for_the_node_of_its_volume():
         " scheduling."
     )
     # web-2 is not touched meanwhile (monotonic: nothing is created or deleted past an unhealthy pod)
-    assert sim.cluster.get("Pod", "default/web-2").status.ready
+    assert sim.cluster.get(Pod, "default/web-2").status.ready
 
 
 # ---------------------------------------------------------------------------- Parallel
@@ -235,7 +236,7 @@ def test_parallel_creates_and_deletes_every_pod_at_once():
         (30.0, "delete Pod web-1 in StatefulSet web successful"),
         (30.0, "delete Pod web-0 in StatefulSet web successful"),
     ]
-    assert sim.cluster.objects("Pod") == []
+    assert sim.cluster.objects(Pod) == []
 
 
 # ---------------------------------------------------------------------------- updates
@@ -243,8 +244,8 @@ def test_parallel_creates_and_deletes_every_pod_at_once():
 
 def test_rolling_update_with_a_partition_updates_only_the_ordinals_at_or_above_it():
     sim = simulate("sts_rolling_update.yaml", until=30)
-    ss = sim.cluster.get("StatefulSet", "default/web")
-    pods = {pod.name: pod for pod in sim.cluster.objects("Pod")}
+    ss = sim.cluster.get(StatefulSet, "default/web")
+    pods = {pod.name: pod for pod in sim.cluster.objects(Pod)}
     assert pods["web-2"].spec.containers[0].image == "nginx:1.27"
     assert pods["web-0"].spec.containers[0].image == pods["web-1"].spec.containers[0].image == "nginx:1.26"
     assert pods["web-2"].labels[REVISION_LABEL] == ss.status.update_revision
@@ -260,8 +261,8 @@ def test_lowering_the_partition_updates_the_rest_highest_ordinal_first():
         (40.0, "delete Pod web-1 in StatefulSet web successful"),
         (46.0, "delete Pod web-0 in StatefulSet web successful"),  # web-1 is back and Ready at 46 s
     ]
-    ss = sim.cluster.get("StatefulSet", "default/web")
-    assert {pod.spec.containers[0].image for pod in sim.cluster.objects("Pod")} == {"nginx:1.27"}
+    ss = sim.cluster.get(StatefulSet, "default/web")
+    assert {pod.spec.containers[0].image for pod in sim.cluster.objects(Pod)} == {"nginx:1.27"}
     assert ss.status.current_revision == ss.status.update_revision
     assert (ss.status.current_replicas, ss.status.updated_replicas, ss.status.ready_replicas) == (3, 3, 3)
     assert [revision.number for revision in controller(sim).revisions(ss)] == [1, 2]
@@ -275,7 +276,7 @@ def test_on_delete_replaces_a_pod_only_when_it_is_deleted():
         action("40s", "delete", "Pod/web-0"),
     )
     sim = simulate(manifests)
-    images = {pod.name: pod.spec.containers[0].image for pod in sim.cluster.objects("Pod")}
+    images = {pod.name: pod.spec.containers[0].image for pod in sim.cluster.objects(Pod)}
     assert images == {"web-0": "nginx:1.27", "web-1": "nginx:1.26", "web-2": "nginx:1.26"}
     assert events(sim, "StatefulSet/default/web", "SuccessfulDelete") == []
 
@@ -288,11 +289,11 @@ def test_rolling_back_reuses_the_earlier_revision():
         action("40s", "set-image", "StatefulSet/web", ", container: app, image: 'nginx:1.26'"),
     )
     sim = simulate(manifests)
-    ss = sim.cluster.get("StatefulSet", "default/web")
+    ss = sim.cluster.get(StatefulSet, "default/web")
     revisions = controller(sim).revisions(ss)
     assert [r.number for r in revisions] == [2, 3]  # the first revision, renumbered
     assert revisions[-1].template.spec.containers[0].image == "nginx:1.26"
-    assert sim.cluster.get("Pod", "default/web-0").labels[REVISION_LABEL] == revisions[-1].name
+    assert sim.cluster.get(Pod, "default/web-0").labels[REVISION_LABEL] == revisions[-1].name
 
 
 # ---------------------------------------------------------------------------- claim retention
@@ -318,12 +319,12 @@ def test_when_scaled_delete_removes_the_claims_of_removed_pods_once_they_are_gon
         action("20s", "scale", "StatefulSet/web", ", replicas: 1"),
     )
     sim = simulate(manifests, until=22)
-    owner = sim.cluster.get("PersistentVolumeClaim", "default/data-web-2").metadata.controller_ref()
+    owner = sim.cluster.get(PersistentVolumeClaim, "default/data-web-2").metadata.controller_ref()
     assert owner is not None and (owner.kind, owner.name) == ("Pod", "web-2")  # condemned: owned by its pod
     sim = simulate(manifests)
-    assert [claim.metadata.name for claim in sim.cluster.objects("PersistentVolumeClaim")] == ["data-web-0"]
+    assert [claim.metadata.name for claim in sim.cluster.objects(PersistentVolumeClaim)] == ["data-web-0"]
     # The provisioned volumes of the deleted claims are deleted too (reclaimPolicy Delete).
-    assert [volume.spec.claim_ref for volume in sim.cluster.objects("PersistentVolume")] == ["default/data-web-0"]
+    assert [volume.spec.claim_ref for volume in sim.cluster.objects(PersistentVolume)] == ["default/data-web-0"]
 
 
 def test_when_deleted_delete_makes_the_set_own_the_claims_and_removes_them_with_it():
@@ -335,13 +336,13 @@ def test_when_deleted_delete_makes_the_set_own_the_claims_and_removes_them_with_
         action("20s", "delete", "StatefulSet/web"),
     )
     sim = simulate(manifests, until=10)
-    for claim in sim.cluster.objects("PersistentVolumeClaim"):
+    for claim in sim.cluster.objects(PersistentVolumeClaim):
         owner = claim.metadata.controller_ref()
         assert owner is not None and (owner.kind, owner.name) == ("StatefulSet", "web")
     sim = simulate(manifests)
-    assert sim.cluster.objects("Pod") == []
-    assert sim.cluster.objects("PersistentVolumeClaim") == []
-    assert sim.cluster.objects("PersistentVolume") == []
+    assert sim.cluster.objects(Pod) == []
+    assert sim.cluster.objects(PersistentVolumeClaim) == []
+    assert sim.cluster.objects(PersistentVolume) == []
 
 
 def test_the_default_retain_policy_keeps_claims_when_the_set_is_deleted():
@@ -352,12 +353,12 @@ def test_the_default_retain_policy_keeps_claims_when_the_set_is_deleted():
         action("20s", "delete", "StatefulSet/web"),
     )
     sim = simulate(manifests)
-    assert sim.cluster.objects("Pod") == []
-    assert sorted(c.metadata.name for c in sim.cluster.objects("PersistentVolumeClaim")) == [
+    assert sim.cluster.objects(Pod) == []
+    assert sorted(c.metadata.name for c in sim.cluster.objects(PersistentVolumeClaim)) == [
         "data-web-0",
         "data-web-1",
     ]
-    assert all(not c.metadata.owner_references for c in sim.cluster.objects("PersistentVolumeClaim"))
+    assert all(not c.metadata.owner_references for c in sim.cluster.objects(PersistentVolumeClaim))
 
 
 def test_a_refused_claim_keeps_the_pod_from_being_created_and_is_retried_with_backoff():
@@ -376,7 +377,7 @@ def test_a_refused_claim_keeps_the_pod_from_being_created_and_is_retried_with_ba
         ),
     ]
     assert sorted({t for t, _, _ in failures}) == [1.0, 1.005, 1.015, 1.035, 1.075, 1.155, 1.315, 1.635, 2.275, 3.555]
-    assert [pod.name for pod in sim.cluster.objects("Pod")] == ["web-0"]
+    assert [pod.name for pod in sim.cluster.objects(Pod)] == ["web-0"]
 
 
 # ---------------------------------------------------------------------------- dynamic provisioning
@@ -385,10 +386,10 @@ def test_a_refused_claim_keeps_the_pod_from_being_created_and_is_retried_with_ba
 def test_wait_for_first_consumer_claims_are_provisioned_on_the_pods_node():
     sim = simulate("sts_seed_claims.yaml")
     for ordinal in range(3):
-        claim = sim.cluster.get("PersistentVolumeClaim", f"default/data-db-{ordinal}")
-        pod = sim.cluster.get("Pod", f"default/db-{ordinal}")
+        claim = sim.cluster.get(PersistentVolumeClaim, f"default/data-db-{ordinal}")
+        pod = sim.cluster.get(Pod, f"default/db-{ordinal}")
         assert claim.metadata.annotations[ANN_SELECTED_NODE] == pod.spec.node_name
-        volume = sim.cluster.get("PersistentVolume", claim.spec.volume_name)
+        volume = sim.cluster.get(PersistentVolume, claim.spec.volume_name)
         assert volume.metadata.name == f"pvc-{claim.metadata.uid}"
         assert volume.spec.node_affinity.node_selector_terms[0].match_expressions[0].values == (pod.spec.node_name,)
     assert [
@@ -405,7 +406,7 @@ def test_wait_for_first_consumer_claims_are_provisioned_on_the_pods_node():
         (
             "ProvisioningSucceeded",
             "Successfully provisioned volume "
-            + sim.cluster.get("PersistentVolumeClaim", "default/data-db-0").spec.volume_name,
+            + sim.cluster.get(PersistentVolumeClaim, "default/data-db-0").spec.volume_name,
         ),
     ]
 
@@ -415,7 +416,7 @@ def test_wait_for_first_consumer_claims_are_provisioned_on_the_pods_node():
 
 def test_the_headless_service_gives_ready_pods_stable_dns_names():
     sim = simulate("sts_seed_vs_replicaset.yaml", until=30)
-    ss = sim.cluster.get("StatefulSet", "default/web")
+    ss = sim.cluster.get(StatefulSet, "default/web")
     assert stateful_pod_dns_names(sim.cluster, ss) == {
         f"web-{i}": f"web-{i}.nginx.default.svc.cluster.local" for i in range(3)
     }
@@ -424,12 +425,12 @@ def test_the_headless_service_gives_ready_pods_stable_dns_names():
 
 def test_no_dns_names_without_a_headless_governing_service():
     sim = simulate(docs(NODE.format(name="node-a"), statefulset(replicas=1)))
-    assert stateful_pod_dns_names(sim.cluster, sim.cluster.get("StatefulSet", "default/web")) == {}
+    assert stateful_pod_dns_names(sim.cluster, sim.cluster.get(StatefulSet, "default/web")) == {}
 
 
 def test_a_pod_that_is_not_ready_has_no_dns_record_yet():
     sim = simulate("sts_seed_vs_replicaset.yaml", until=8)  # web-0 Ready at 6 s, web-1 created then
-    ss = sim.cluster.get("StatefulSet", "default/web")
+    ss = sim.cluster.get(StatefulSet, "default/web")
     assert stateful_pod_dns_names(sim.cluster, ss) == {"web-0": "web-0.nginx.default.svc.cluster.local"}
 
 
@@ -446,7 +447,7 @@ def test_min_ready_seconds_delays_the_next_ordinal_until_the_pod_is_available():
         (0.0, "create Pod web-0 in StatefulSet web successful"),
         (20.0, "create Pod web-1 in StatefulSet web successful"),
     ]
-    assert sim.cluster.get("StatefulSet", "default/web").status.available_replicas == 2
+    assert sim.cluster.get(StatefulSet, "default/web").status.available_replicas == 2
 
 
 # ---------------------------------------------------------------------------- determinism
@@ -469,7 +470,7 @@ def _owned_by(pod: Pod, kind: str) -> bool:
 
 def test_seed_replicaset_pods_get_random_names_statefulset_pods_ordinal_names():
     sim = simulate("sts_seed_vs_replicaset.yaml", until=30)
-    pods = sim.cluster.objects("Pod")
+    pods = sim.cluster.objects(Pod)
     rs_names = sorted(p.name for p in pods if _owned_by(p, "ReplicaSet"))
     sts_names = sorted(p.name for p in pods if _owned_by(p, "StatefulSet"))
     assert sts_names == ["web-0", "web-1", "web-2"]
@@ -490,18 +491,18 @@ def test_seed_a_recreated_replicaset_pod_gets_a_new_name_a_statefulset_pod_the_s
     deleted: dict[str, str] = {}
 
     def delete_one_of_each() -> None:
-        pods = sorted(sim.cluster.objects("Pod"), key=lambda p: p.name)
+        pods = sorted(sim.cluster.objects(Pod), key=lambda p: p.name)
         rs_pod = next(p for p in pods if _owned_by(p, "ReplicaSet"))
         deleted["rs"] = rs_pod.name
         delete_pod(sim, rs_pod)
-        delete_pod(sim, sim.cluster.get("Pod", "default/web-1"))
+        delete_pod(sim, sim.cluster.get(Pod, "default/web-1"))
 
     sim.after(30, delete_one_of_each, label="delete")
     sim.run_to_end(until=50)
-    names = {p.name for p in sim.cluster.objects("Pod")}
+    names = {p.name for p in sim.cluster.objects(Pod)}
     assert deleted["rs"] not in names and len([n for n in names if n.startswith("web-rs-")]) == 3
     assert {"web-0", "web-1", "web-2"} <= names
-    assert sim.cluster.get("Pod", "default/web-1").metadata.creation_timestamp == 35.0  # after its 5 s grace
+    assert sim.cluster.get(Pod, "default/web-1").metadata.creation_timestamp == 35.0  # after its 5 s grace
 
 
 def test_seed_scale_to_zero_replicaset_all_at_once_statefulset_highest_index_first():
@@ -514,12 +515,12 @@ def test_seed_scale_to_zero_replicaset_all_at_once_statefulset_highest_index_fir
         (65.0, "delete Pod web-1 in StatefulSet web successful"),
         (70.0, "delete Pod web-0 in StatefulSet web successful"),
     ]
-    assert sim.cluster.objects("Pod") == []
+    assert sim.cluster.objects(Pod) == []
 
 
 def test_seed_replicaset_pods_share_one_claim_statefulset_pods_each_get_their_own():
     sim = simulate("sts_seed_claims.yaml")
-    pods = sim.cluster.objects("Pod")
+    pods = sim.cluster.objects(Pod)
     rs_claims = {v.persistent_volume_claim for p in pods if _owned_by(p, "ReplicaSet") for v in p.spec.volumes}
     assert rs_claims == {"shared-data"}
     sts_claims = {
@@ -530,7 +531,7 @@ def test_seed_replicaset_pods_share_one_claim_statefulset_pods_each_get_their_ow
 
 def test_seed_replicaset_pods_cannot_leave_the_node_of_their_claims_volume():
     sim = simulate("sts_seed_claims.yaml")
-    rs_pods = [p for p in sim.cluster.objects("Pod") if _owned_by(p, "ReplicaSet")]
+    rs_pods = [p for p in sim.cluster.objects(Pod) if _owned_by(p, "ReplicaSet")]
     placed = [p for p in rs_pods if p.spec.node_name]
     assert [p.spec.node_name for p in placed] == ["node-a"]  # room for one of them there
     for pod in rs_pods:
@@ -544,11 +545,11 @@ def test_seed_replicaset_pods_cannot_leave_the_node_of_their_claims_volume():
 
 def test_seed_statefulset_pods_spread_with_their_volumes_and_come_back_to_them():
     sim = simulate("sts_seed_claims.yaml")
-    nodes = {sim.cluster.get("Pod", f"default/db-{i}").spec.node_name for i in range(3)}
+    nodes = {sim.cluster.get(Pod, f"default/db-{i}").spec.node_name for i in range(3)}
     assert nodes == {"node-a", "node-b", "node-c"}  # one pod, and its volume, per node
     # db-2 was deleted at 60 s: it came back with its claim, on its volume's node.
-    db2 = sim.cluster.get("Pod", "default/db-2")
+    db2 = sim.cluster.get(Pod, "default/db-2")
     assert db2.metadata.creation_timestamp == 65.0
-    claim = sim.cluster.get("PersistentVolumeClaim", "default/data-db-2")
+    claim = sim.cluster.get(PersistentVolumeClaim, "default/data-db-2")
     assert claim.metadata.creation_timestamp == 4.0
     assert db2.spec.node_name == claim.metadata.annotations[ANN_SELECTED_NODE]

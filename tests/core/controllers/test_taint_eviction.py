@@ -1,6 +1,6 @@
 """The taint eviction controller: NoExecute taints delete pods, at once or after tolerationSeconds."""
 
-from scheduler_core.api.types import Taint, Toleration
+from scheduler_core.api.types import Pod, Taint, Toleration
 from scheduler_core.controllers.taint_eviction import matching_tolerations, min_toleration_time
 from tests.core.controllers.node_health_helpers import NODE, events, find, simulate
 
@@ -21,7 +21,7 @@ def test_pods_are_evicted_when_their_toleration_of_the_unreachable_taint_runs_ou
 
 def test_an_evicted_pod_on_a_down_node_stays_terminating_until_the_kubelet_returns():
     sim = simulate("node_down_bare_pods.yaml", until=599)
-    web = sim.cluster.get("Pod", "default/web")
+    web = sim.cluster.get(Pod, "default/web")
     assert web.metadata.deletion_timestamp == 380.0
     assert events(sim, "Pod/default/web", "Killing") == []
 
@@ -31,7 +31,7 @@ def test_the_taints_removal_cancels_the_scheduled_deletions():
     assert events(sim, "Pod/default/web", "TaintManagerEviction") == [
         (200.0, "TaintManagerEviction", "Cancelling deletion of Pod default/web")
     ]
-    web = sim.cluster.get("Pod", "default/web")
+    web = sim.cluster.get(Pod, "default/web")
     assert web.metadata.deletion_timestamp is None
     assert web.status.ready  # re-probed by the restarted kubelet
 
@@ -43,8 +43,8 @@ def test_seed_000_noexecute_deletes_at_once_noschedule_keeps_new_pods_pending():
         (10.0, "Killing", "Stopping container app"),
     ]
     assert events(sim, "Pod/default/for-a-minute", "TaintManagerEviction") == [(70.0, *marked("for-a-minute"))]
-    assert sim.cluster.get("Pod", "default/pytorch2").status.phase == "Running"
-    waiting = sim.cluster.get("Pod", "default/waiting")
+    assert sim.cluster.get(Pod, "default/pytorch2").status.phase == "Running"
+    waiting = sim.cluster.get(Pod, "default/waiting")
     assert waiting.status.phase == "Pending" and not waiting.spec.node_name
     ((_, _, message),) = events(sim, "Pod/default/waiting", "FailedScheduling")
     assert "1 node(s) had untolerated taint {maintenance: true}" in message
@@ -75,7 +75,7 @@ spec: {at: 30s, op: untaint, target: Node/worker1, key: dedicated}
     assert events(sim, "Pod/default/guest", "TaintManagerEviction") == [
         (30.0, "TaintManagerEviction", "Cancelling deletion of Pod default/guest")
     ]
-    assert sim.cluster.get("Pod", "default/guest").metadata.deletion_timestamp is None
+    assert sim.cluster.get(Pod, "default/guest").metadata.deletion_timestamp is None
 
 
 def test_a_pod_bound_to_an_already_tainted_node_is_looked_at_too():
@@ -90,7 +90,7 @@ spec: {nodeName: worker1, containers: [{name: app}]}
     )
     sim = simulate(manifests)
     assert events(sim, "Pod/default/late", "TaintManagerEviction") == [(0.0, *marked("late"))]
-    assert sim.cluster.get("Pod", "default/late") is None
+    assert sim.cluster.get(Pod, "default/late") is None
 
 
 def test_matching_tolerations_and_the_smallest_toleration_time():

@@ -13,6 +13,7 @@ from scheduler_core.cli import render_explanation
 from scheduler_core.explain.explain import explain, explain_in_cluster, inputs_in_cluster
 from scheduler_core.explain.suggestions import Fix, suggest_fixes
 from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.store.cluster import kind_name
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -212,13 +213,15 @@ class _Patched:
     def __init__(self, cluster: Any, pod_key: str, fix: Fix) -> None:
         self.cluster, self.pod_key, self.fix = cluster, pod_key, fix
 
-    def get(self, kind: str, key: str) -> Any:
+    def get(self, kind: type | str, key: str) -> Any:
+        kind = kind if isinstance(kind, str) else kind_name(kind)
         obj = self.cluster.get(kind, key)
         if kind == "Pod" and key == self.pod_key and self.fix.pod_change is not None:
             return self.fix.pod_change(obj)
         return obj
 
-    def objects(self, kind: str) -> list[Any]:
+    def objects(self, kind: type | str) -> list[Any]:
+        kind = kind if isinstance(kind, str) else kind_name(kind)
         objects = self.cluster.objects(kind)
         if kind == "Node":
             changes = self.fix.node_changes

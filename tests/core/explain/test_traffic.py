@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Node, Pod
+from scheduler_core.api.workloads import Ingress
 from scheduler_core.controllers.registry import default_controllers
 from scheduler_core.explain import traffic
 from scheduler_core.explain.traffic import TrafficError, ingress_traffic, service_traffic, traffic_state
@@ -23,18 +25,18 @@ def simulate(name: str = "", text: str | None = None, seed: int = 0) -> Simulati
 
 
 def node_of(sim: Simulation, pod: str) -> str:
-    return sim.cluster.get("Pod", f"default/{pod}").spec.node_name
+    return sim.cluster.get(Pod, f"default/{pod}").spec.node_name
 
 
 def node_goes_down(sim: Simulation, node: str) -> None:
     """What the node's kubelet stopping reporting does: the Node turns NotReady."""
-    current = sim.cluster.get("Node", node)
+    current = sim.cluster.get(Node, node)
     sim.cluster.update(replace(current, status=replace(current.status, ready=False)))
 
 
 def pods_marked_not_ready(sim: Simulation, node: str) -> None:
     """What the node lifecycle controller then does to the node's pods (MarkPodsNotReady)."""
-    for pod in sim.cluster.objects("Pod"):
+    for pod in sim.cluster.objects(Pod):
         if pod.spec.node_name == node:
             sim.cluster.update(replace(pod, status=replace(pod.status, ready=False)))
 
@@ -172,7 +174,7 @@ def test_prefix_paths_match_whole_path_elements_and_hosts_must_match():
 
 def test_host_and_path_precedence():
     sim = simulate("svc_ingress_paths.yaml")
-    ingresses = sim.cluster.objects("Ingress")
+    ingresses = sim.cluster.objects(Ingress)
     assert traffic.route(ingresses, "SHOP.example.com", "/order").service == "svc-order"
     exact = (
         "---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: more}\nspec:\n  rules:\n"
@@ -181,7 +183,7 @@ def test_host_and_path_precedence():
         "  - http:\n      paths:\n"
         "      - {path: /, pathType: Prefix, backend: {service: {name: svc-order, port: {number: 80}}}}\n"
     )
-    more = simulate(text=(DATA / "svc_ingress_paths.yaml").read_text() + exact).cluster.objects("Ingress")
+    more = simulate(text=(DATA / "svc_ingress_paths.yaml").read_text() + exact).cluster.objects(Ingress)
     assert traffic.route(more, "shop.example.com", "/order").service == "svc-order"  # exact host wins
     assert traffic.route(more, "a.example.com", "/order").service == "svc-customer"  # wildcard
     assert traffic.route(more, "a.example.com", "/order/1") is None  # Exact only

@@ -5,6 +5,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Pod
 from scheduler_core.explain.explain import explain_in_cluster
 from scheduler_core.scheduler.snapshot import PodInfo, PodInfoCache
 from scheduler_core.simulation.simulation import Simulation
@@ -20,7 +21,7 @@ def finished_cluster(name: str):
 
 def test_a_pod_object_gets_its_info_once_and_a_changed_pod_a_new_one():
     cluster = finished_cluster("suggest_anti_affinity.yaml")
-    pod = next(p for p in cluster.objects("Pod") if p.spec.node_name)
+    pod = next(p for p in cluster.objects(Pod) if p.spec.node_name)
     cache = PodInfoCache()
     first = cache.info(pod)
     assert cache.info(pod) is first and first.pod is pod
@@ -31,7 +32,7 @@ def test_a_pod_object_gets_its_info_once_and_a_changed_pod_a_new_one():
 
 def test_past_its_limit_the_cache_starts_again():
     cluster = finished_cluster("suggest_anti_affinity.yaml")
-    pods = cluster.objects("Pod")[:3]
+    pods = cluster.objects(Pod)[:3]
     cache = PodInfoCache(limit=2)
     for pod in pods:
         cache.info(pod)
@@ -43,7 +44,7 @@ def test_past_its_limit_of_pod_versions_the_cache_keeps_what_it_computed_per_spe
     # Explanations at many frames of a run add versions of the same pods (status changes): those
     # are let go, the infos computed from each spec stay to be copied.
     cluster = finished_cluster("suggest_anti_affinity.yaml")
-    pod = next(p for p in cluster.objects("Pod") if p.spec.affinity and p.spec.affinity.pod_anti_affinity)
+    pod = next(p for p in cluster.objects(Pod) if p.spec.affinity and p.spec.affinity.pod_anti_affinity)
     cache = PodInfoCache(limit=3)
     first = cache.info(pod)
     versions = [replace(pod, status=replace(pod.status, start_time=float(n))) for n in range(4)]
@@ -55,18 +56,18 @@ def test_past_its_limit_of_pod_versions_the_cache_keeps_what_it_computed_per_spe
 def test_explanations_with_kept_infos_are_those_computed_afresh():
     cluster = finished_cluster("suggest_anti_affinity.yaml")
     cache = PodInfoCache()
-    for pod in cluster.objects("Pod"):
+    for pod in cluster.objects(Pod):
         fresh = explain_in_cluster(cluster, pod.key)
         kept = explain_in_cluster(cluster, pod.key, pod_infos=cache)
         again = explain_in_cluster(cluster, pod.key, pod_infos=cache)
         assert fresh == kept == again
-    bound = [pod for pod in cluster.objects("Pod") if pod.spec.node_name]
+    bound = [pod for pod in cluster.objects(Pod) if pod.spec.node_name]
     assert bound and len(cache) == len(bound)  # each bound pod's info computed once, then reused
 
 
 def test_a_version_that_differs_in_status_only_shares_what_was_computed():
     cluster = finished_cluster("suggest_anti_affinity.yaml")
-    pod = next(p for p in cluster.objects("Pod") if p.spec.affinity and p.spec.affinity.pod_anti_affinity)
+    pod = next(p for p in cluster.objects(Pod) if p.spec.affinity and p.spec.affinity.pod_anti_affinity)
     cache = PodInfoCache()
     first = cache.info(pod)
     restarted = replace(pod, status=replace(pod.status, phase="Pending"))  # the same spec object
@@ -82,7 +83,7 @@ def test_a_version_that_differs_in_status_only_shares_what_was_computed():
 
 def test_a_copy_for_another_version_carries_every_field():
     cluster = finished_cluster("suggest_anti_affinity.yaml")
-    pod = next(p for p in cluster.objects("Pod") if p.spec.affinity and p.spec.affinity.pod_anti_affinity)
+    pod = next(p for p in cluster.objects(Pod) if p.spec.affinity and p.spec.affinity.pod_anti_affinity)
     info = PodInfo(pod)
     later = replace(pod, status=replace(pod.status, phase="Running"))
     copy = info.for_pod(later)
@@ -92,7 +93,7 @@ def test_a_copy_for_another_version_carries_every_field():
 
 def test_pods_kept_ahead_do_not_count_against_the_limit():
     cluster = finished_cluster("suggest_anti_affinity.yaml")
-    pods = cluster.objects("Pod")[:3]
+    pods = cluster.objects(Pod)[:3]
     cache = PodInfoCache(limit=1)
     cache.keep(pods)
     kept = [cache.info(pod) for pod in pods]

@@ -2,6 +2,7 @@ import json
 from pathlib import Path
 
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Pod
 from scheduler_core.cli import main
 from scheduler_core.simulation.simulation import Simulation
 
@@ -31,7 +32,7 @@ def test_a_pod_that_fits_is_scheduled_and_started_by_the_kubelet():
 def test_a_deleted_pod_is_stopped_then_removed_after_its_grace_period():
     sim = simulate("sim_basic.yaml")
     assert (10.0, "Killing") in reasons(sim, "Pod/default/web")
-    assert sim.cluster.get("Pod", "default/web") is None
+    assert sim.cluster.get(Pod, "default/web") is None
     assert sim.now == 40.0  # deletion at 10 s + the default 30 s grace period
 
 
@@ -41,13 +42,13 @@ def test_a_pending_pod_waits_for_a_node_that_can_take_it_and_is_not_retried_need
     # One failure at 0 s; the deletion at 10 s does not free enough CPU, so no retry until the node joins.
     assert huge[0] == (0.0, "FailedScheduling")
     assert huge[1] == (20.0, "Scheduled")
-    assert sim.cluster.get("Pod", "default/huge").spec.node_name == "big"
+    assert sim.cluster.get(Pod, "default/huge").spec.node_name == "big"
 
 
 def test_until_stops_the_clock_early():
     sim = simulate("sim_basic.yaml", until=15)
     assert sim.now == 15
-    assert sim.cluster.get("Pod", "default/huge").spec.node_name == ""
+    assert sim.cluster.get(Pod, "default/huge").spec.node_name == ""
 
 
 def test_same_scenario_and_seed_replay_event_for_event():

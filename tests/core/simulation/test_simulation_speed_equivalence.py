@@ -32,6 +32,7 @@ import pytest
 
 from scheduler_core import bench
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Node, Pod
 from scheduler_core.controllers.base import SimulationOptions
 from scheduler_core.simulation.simulation import Simulation
 from scheduler_core.simulation.state import cluster_state
@@ -237,11 +238,11 @@ def test_a_nodes_pods_are_the_ones_a_scan_finds_in_the_same_order():
     simulation = bench.simulate_workload(workload, 20, 0).simulation
     cluster = simulation.cluster
     checked = 0
-    for node in cluster.objects("Node"):
-        scanned = [pod for pod in cluster.objects("Pod") if pod.spec.node_name == node.name]
+    for node in cluster.objects(Node):
+        scanned = [pod for pod in cluster.objects(Pod) if pod.spec.node_name == node.name]
         assert cluster.pods_on_node(node.name) == scanned
         checked += len(scanned)
-    assert checked == cluster.count("Pod") > 0
+    assert checked == cluster.count(Pod) > 0
     assert cluster.pods_on_node("no-such-node") == []
 
 

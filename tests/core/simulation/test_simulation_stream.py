@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.types import Pod
 from scheduler_core.controllers.base import SimulationOptions
 from scheduler_core.simulation.simulation import Checkpoint, InstantEnd, Simulation, StreamItem
 from scheduler_core.simulation.state import cluster_state
@@ -139,8 +140,8 @@ def test_the_cluster_at_an_event_holds_what_came_before_it_and_nothing_after():
     fifth_scheduled = [event for event in events if event.reason == "Scheduled"][4]
     cluster = Simulation(load_manifests(text)).cluster_at_event(fifth_scheduled.seq)
     assert cluster is not None and cluster.events[-1] == fifth_scheduled
-    bound = [pod for pod in cluster.objects("Pod") if pod.spec.node_name]
-    assert len(bound) == 5 and cluster.count("Pod") == 12
+    bound = [pod for pod in cluster.objects(Pod) if pod.spec.node_name]
+    assert len(bound) == 5 and cluster.count(Pod) == 12
     assert Simulation(load_manifests(text)).cluster_at_event(len(events) + 1) is None
 
 
@@ -151,7 +152,7 @@ def test_the_cluster_at_an_instants_last_event_is_the_state_after_its_changes_up
     assert at_started.get("Pod", "default/web").status.phase == "Pending"
     until_one = Simulation(load_manifests(text))
     until_one.run_to_end(until=1.0)
-    assert until_one.cluster.get("Pod", "default/web").status.phase == "Running"
+    assert until_one.cluster.get(Pod, "default/web").status.phase == "Running"
     assert cluster_state(at_started, 1.0)["nodes"] == cluster_state(until_one.cluster, 1.0)["nodes"]
 
 
@@ -179,7 +180,7 @@ def test_at_a_checkpoint_the_store_is_as_the_items_so_far_left_it():
             bound.add(item.key)
         elif isinstance(item, Checkpoint):
             pauses += 1
-            on_nodes = {pod.key for pod in simulation.cluster.objects("Pod") if pod.spec.node_name}
+            on_nodes = {pod.key for pod in simulation.cluster.objects(Pod) if pod.spec.node_name}
             assert on_nodes == bound
     assert pauses and len(bound) == 12
 

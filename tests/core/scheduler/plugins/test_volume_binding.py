@@ -387,8 +387,8 @@ def test_the_pod_waiting_for_its_volumes_holds_its_place_on_the_node():
     "other" does not fit beside it) and gives up after bindTimeoutSeconds (600 s)."""
     sim = without_pv_controller(WAITING)
     sim.run_to_end(until=599)
-    assert sim.cluster.get("PersistentVolumeClaim", "default/data").metadata.annotations[ANN_SELECTED_NODE] == "node-a"
-    assert sim.cluster.get("Pod", "default/app").spec.node_name == ""
+    assert sim.cluster.get(PersistentVolumeClaim, "default/data").metadata.annotations[ANN_SELECTED_NODE] == "node-a"
+    assert sim.cluster.get(Pod, "default/app").spec.node_name == ""
     other = [e for e in sim.cluster.events if e.object == "Pod/default/other"]
     assert other[0].reason == "FailedScheduling"
     assert other[0].message.startswith("0/1 nodes are available: 1 Insufficient cpu.")
@@ -402,7 +402,7 @@ def test_the_pod_waiting_for_its_volumes_holds_its_place_on_the_node():
         'running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded',
     )
     # Forgotten: "other" fits now.
-    assert sim.cluster.get("Pod", "default/other").spec.node_name == "node-a"
+    assert sim.cluster.get(Pod, "default/other").spec.node_name == "node-a"
 
 
 def test_a_pod_deleted_while_its_volumes_bind_is_given_up():
@@ -418,7 +418,7 @@ def test_a_pod_deleted_while_its_volumes_bind_is_given_up():
             'running PreBind plugin "VolumeBinding": binding volumes: pod does not exist any more: pod "app" not found',
         )
     ]
-    assert sim.cluster.get("Pod", "default/other").spec.node_name == "node-a"
+    assert sim.cluster.get(Pod, "default/other").spec.node_name == "node-a"
 
 
 def test_with_the_pv_controller_the_pod_is_bound_a_second_after_its_volume():
