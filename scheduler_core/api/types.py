@@ -270,6 +270,9 @@ class PodStatus:
     nominated_node_name: str = ""
     start_time: float | None = None
     ready: bool = False
+    # The Ready condition's lastTransitionTime (simulated seconds): set when `ready` flips; None
+    # when it has not since the pod was created (api/pod_conditions.py reads it).
+    ready_changed: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ OnDelete waits for the user. Failed daemon pods are deleted (with a per-node bac
 
 from dataclasses import replace
 
+from scheduler_core.api.pod_conditions import is_pod_available
 from scheduler_core.api.selectors import node_selector_map_matches, node_selector_matches
 from scheduler_core.api.types import (
     NO_EXECUTE,
@@ -189,7 +190,6 @@ class DaemonSetController:
         self.queue = DelayingQueue(ctx, "sync daemonset")
         self.pods = OwnerIndex(KIND)
         self._keys_by_uid: dict[str, str] = {}
-        self._ready_since: dict[str, float] = {}  # pod uid -> when it last became ready
         # The API server's spec.templateGeneration (the deprecated.daemonset.template.generation
         # annotation in apps/v1): 1 at creation, bumped on every template change.
         self._template_generation: dict[str, tuple[PodTemplateSpec, int]] = {}
@@ -232,11 +232,6 @@ class DaemonSetController:
         old: Pod | None = change.old
         new: Pod | None = change.new
         before, after = self.pods.observe(change)
-        if new is not None and after is not None and new.status.ready and change.type is not ChangeType.DELETED:
-            if old is None or not old.status.ready:
-                self._ready_since[new.metadata.uid] = self.ctx.now
-        elif old is not None:
-            self._ready_since.pop(old.metadata.uid, None)
         if before is not None and before != after:
             self._enqueue_uid(before)
         if after is None:
@@ -347,15 +342,6 @@ class DaemonSetController:
                 result.setdefault(node_name, []).append(pod)
         return result
 
-    def _is_available(self, pod: Pod, min_ready_seconds: int) -> bool:
-        """podutil.IsPodAvailable: ready, and ready for longer than minReadySeconds."""
-        if not pod.status.ready or pod.status.phase != "Running":
-            return False
-        if min_ready_seconds == 0:
-            return True
-        since = self._ready_since.get(pod.metadata.uid)
-        return since is not None and since + min_ready_seconds < self.ctx.now
-
     @staticmethod
     def _is_updated(pod: Pod, hash_: str) -> bool:
         # util.IsPodUpdated also compares pod-template-generation, but formats the generation
@@ -431,7 +417,10 @@ class DaemonSetController:
                 if (
                     oldest_new is not None
                     and oldest_old is not None
-                    and (not oldest_old.status.ready or self._is_available(oldest_new, ds.spec.min_ready_seconds))
+                    and (
+                        not oldest_old.status.ready
+                        or is_pod_available(oldest_new, ds.spec.min_ready_seconds, self.ctx.now)
+                    )
                 ):
                     delete.append(oldest_old)
         elif daemon_pods is not None:
@@ -544,10 +533,10 @@ class DaemonSetController:
                 if (old_pod is None) == (new_pod is None):
                     unavailable += 1
                 elif new_pod is not None:
-                    if not self._is_available(new_pod, min_ready):
+                    if not is_pod_available(new_pod, min_ready, self.ctx.now):
                         unavailable += 1
                 elif old_pod is not None:
-                    if not self._is_available(old_pod, min_ready):
+                    if not is_pod_available(old_pod, min_ready, self.ctx.now):
                         replacements.append(old_pod)
                         unavailable += 1
                     elif unavailable < max_unavailable:
@@ -567,16 +556,16 @@ class DaemonSetController:
                 surging += 1
                 continue
             if old_pod is not None:
-                if self._is_available(old_pod, min_ready):
+                if is_pod_available(old_pod, min_ready, self.ctx.now):
                     available += 1
-            elif new_pod is not None and self._is_available(new_pod, min_ready):
+            elif new_pod is not None and is_pod_available(new_pod, min_ready, self.ctx.now):
                 available += 1
             if old_pod is None:
                 continue
             node = by_name.get(node_name)
             if new_pod is None:
                 should_run = node is not None and self._should_run(node, ds)[0]
-                if not self._is_available(old_pod, min_ready):
+                if not is_pod_available(old_pod, min_ready, self.ctx.now):
                     if not should_run:
                         to_delete.append(old_pod)
                         continue
@@ -588,7 +577,7 @@ class DaemonSetController:
                     if surging >= max_surge:
                         continue
                     candidate_nodes.append(node_name)
-            elif not self._is_available(new_pod, min_ready):
+            elif not is_pod_available(new_pod, min_ready, self.ctx.now):
                 surging += 1
             else:
                 to_delete.append(old_pod)
@@ -622,7 +611,7 @@ class DaemonSetController:
             pod = min(pods, key=_by_creation_and_phase)
             if pod.status.ready:
                 ready += 1
-                if self._is_available(pod, ds.spec.min_ready_seconds):
+                if is_pod_available(pod, ds.spec.min_ready_seconds, self.ctx.now):
                     available += 1
             if self._is_updated(pod, hash_):
                 updated += 1

@@ -62,6 +62,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scheduler_core.api.errors import ActionError, QuantityError
+from scheduler_core.api.pod_conditions import ready_changed_at
 from scheduler_core.api.quantity import value
 from scheduler_core.api.selectors import label_selector_matches
 from scheduler_core.api.timeline import Action
@@ -727,7 +728,6 @@ class HorizontalPodAutoscalerController:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self._autoscalers: dict[str, _Autoscaler] = {}
-        self._ready_changed: dict[str, float] = {}  # pod uid -> when its Ready condition last changed
 
     # ------------------------------------------------------------------ watching
 
@@ -747,11 +747,6 @@ class HorizontalPodAutoscalerController:
         return False  # every reconcile runs on the 15 s timers
 
     def _pod_changed(self, change: Change[Pod]) -> None:
-        old, new = change.old, change.new
-        if new is None:
-            self._ready_changed.pop(change.previous.metadata.uid, None)
-        elif (old is None and new.status.ready) or (old is not None and old.status.ready != new.status.ready):
-            self._ready_changed[new.metadata.uid] = self.ctx.now
         if self._autoscalers:
             namespace = change.latest.metadata.namespace
             for key in self._autoscalers:
@@ -880,9 +875,7 @@ class HorizontalPodAutoscalerController:
         return sorted(pods, key=lambda pod: pod.name)
 
     def _ready_transitions(self, pods: Sequence[Pod]) -> dict[str, float]:
-        return {
-            pod.name: self._ready_changed[pod.metadata.uid] for pod in pods if pod.metadata.uid in self._ready_changed
-        }
+        return {pod.name: changed for pod in pods if (changed := ready_changed_at(pod)) is not None}
 
     def _replicas_for_metrics(
         self, hpa: HorizontalPodAutoscaler, current: int, pods: Sequence[Pod], demand: float

@@ -8,6 +8,7 @@ playground.k8s.io/run-seconds (default 5 for pods that run to completion), playg
 
 from dataclasses import replace
 
+from scheduler_core.api.pod_conditions import with_ready
 from scheduler_core.api.types import Node, Pod
 from scheduler_core.controllers.base import (
     EXIT_CODE_ANNOTATION,
@@ -115,7 +116,9 @@ class Kubelet:
             record(self.ctx, pod, "Created", f"Created container: {container.name}", source=NAME)
             record(self.ctx, pod, "Started", f"Started container {container.name}", source=NAME)
         ready_after = readiness_delay(pod)
-        status = replace(pod.status, phase="Running", start_time=self.ctx.now, ready=ready_after == 0)
+        status = with_ready(
+            replace(pod.status, phase="Running", start_time=self.ctx.now), ready_after == 0, self.ctx.now
+        )
         self.ctx.cluster.update(replace(pod, status=status))
         if ready_after > 0:
             self.ctx.after(ready_after, lambda: self._ready(key, uid), label=f"ready {key}")
@@ -128,7 +131,7 @@ class Kubelet:
         if pod is None or pod.status.phase != "Running" or pod.metadata.deletion_timestamp is not None:
             return
         if self._node_ready(pod):
-            self.ctx.cluster.update(replace(pod, status=replace(pod.status, ready=True)))
+            self.ctx.cluster.update(replace(pod, status=with_ready(pod.status, True, self.ctx.now)))
 
     def _finish(self, key: str, uid: str) -> None:
         pod = self._current(key, uid)
@@ -138,7 +141,8 @@ class Kubelet:
             return
         exit_code = pod.metadata.annotations.get(EXIT_CODE_ANNOTATION, "0")
         phase = "Succeeded" if exit_code == "0" else "Failed"
-        self.ctx.cluster.update(replace(pod, status=replace(pod.status, phase=phase, ready=False)))
+        status = with_ready(replace(pod.status, phase=phase), False, self.ctx.now)
+        self.ctx.cluster.update(replace(pod, status=status))
 
     def _stop(self, pod: Pod) -> None:
         if pod.status.phase == "Running":

@@ -25,6 +25,7 @@ since it only reads status.ready.
 from dataclasses import replace
 
 from scheduler_core.api.errors import ActionError
+from scheduler_core.api.pod_conditions import with_ready
 from scheduler_core.api.timeline import Action
 from scheduler_core.api.types import NO_EXECUTE, NO_SCHEDULE, Node, Pod, Taint
 from scheduler_core.controllers.base import Context, DirtyKeys, record
@@ -128,7 +129,7 @@ class NodeLifecycleController:
         for pod in self.ctx.cluster.pods_on_node(name):
             if not pod.status.ready:
                 continue
-            stored: Pod = self.ctx.cluster.update(replace(pod, status=replace(pod.status, ready=False)))
+            stored = self.ctx.cluster.update(replace(pod, status=with_ready(pod.status, False, self.ctx.now)))
             record(self.ctx, stored, NODE_NOT_READY, POD_NODE_NOT_READY_MESSAGE, warning=True, source=SOURCE)
 
     # ------------------------------------------------------------------ node coming back
@@ -166,7 +167,7 @@ class NodeLifecycleController:
         node = self.ctx.cluster.get(Node, pod.spec.node_name)
         if node is None or not node.status.ready:
             return
-        self.ctx.cluster.update(replace(pod, status=replace(pod.status, ready=True)))
+        self.ctx.cluster.update(replace(pod, status=with_ready(pod.status, True, self.ctx.now)))
 
     # ------------------------------------------------------------------ nodes reporting NotReady
 

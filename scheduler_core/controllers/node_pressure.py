@@ -30,6 +30,7 @@ from dataclasses import replace
 
 from scheduler_core.api import quantity
 from scheduler_core.api.errors import QuantityError
+from scheduler_core.api.pod_conditions import with_ready
 from scheduler_core.api.quantity import format_binary_si, format_bytes
 from scheduler_core.api.types import MEMORY, NO_SCHEDULE, Container, Node, Pod, Taint
 from scheduler_core.controllers.base import MEMORY_USAGE_ANNOTATION, Context, DirtyKeys, record
@@ -266,4 +267,5 @@ class NodePressureEviction:
         record(self.ctx, victim, EVICTED, eviction_message(victim, available), warning=True, source=SOURCE)
         for container in _running_containers(victim):
             record(self.ctx, victim, KILLING, KILLING_MESSAGE.format(container.name), source=SOURCE)
-        self.ctx.cluster.update(replace(victim, status=replace(victim.status, phase="Failed", ready=False)))
+        status = with_ready(replace(victim.status, phase="Failed"), False, self.ctx.now)
+        self.ctx.cluster.update(replace(victim, status=status))

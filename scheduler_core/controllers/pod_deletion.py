@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cmp_to_key
 
+from scheduler_core.api.pod_conditions import ready_changed_at
 from scheduler_core.api.types import Pod
 
 POD_DELETION_COST_ANNOTATION = "controller.kubernetes.io/pod-deletion-cost"
@@ -61,16 +62,14 @@ def ranks_by_related_pods_on_same_node(pods: Iterable[Pod], related: Iterable[Po
     return [per_node.get(pod.spec.node_name, 0) for pod in pods]
 
 
-def rank_pods_for_deletion(
-    pods: list[Pod], ranks: list[int], ready_since: Mapping[str, float], now: float
-) -> list[Pod]:
-    """The pods, first-to-delete first. `ready_since` maps a pod uid to when its Ready condition turned true."""
+def rank_pods_for_deletion(pods: list[Pod], ranks: list[int], now: float) -> list[Pod]:
+    """The pods, first-to-delete first."""
     ranked = list(zip(pods, ranks, strict=True))
 
     def ready_time(pod: Pod) -> int | None:
         if not pod.status.ready:
             return None
-        since = ready_since.get(pod.metadata.uid)
+        since = ready_changed_at(pod)
         return None if since is None else api_seconds(since)
 
     def less(a: tuple[Pod, int], b: tuple[Pod, int]) -> bool:

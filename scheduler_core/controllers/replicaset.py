@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from scheduler_core.admission.priority import AdmissionError
+from scheduler_core.api.pod_conditions import is_pod_available, ready_changed_at
 from scheduler_core.api.selectors import label_selector_matches
 from scheduler_core.api.types import ObjectMeta, OwnerReference, Pod
 from scheduler_core.api.workloads import ReplicaSet, ReplicaSetStatus
@@ -98,7 +99,6 @@ class ReplicaSetController:
         self._labeled: dict[str, dict[str, Pod]] = {}
         self._ready: dict[str, dict[str, Pod]] = {}
         self._orphans: dict[str, dict[str, None]] = {}  # namespace -> keys of pods with no controller
-        self._ready_since: dict[str, float] = {}  # pod uid -> when it became ready
         # ReplicaSets: uid -> key, namespace -> keys, controller uid -> keys of the ReplicaSets it controls.
         self._rs_key: dict[str, str] = {}
         self._rs_in_namespace: dict[str, dict[str, None]] = {}
@@ -206,7 +206,6 @@ class ReplicaSetController:
                 self._mark_uid(previous_owner)
             if old is not None:
                 self._orphans.get(old.metadata.namespace, {}).pop(key, None)
-                self._ready_since.pop(old.metadata.uid, None)
             return
         owner = controller_uid(new, "ReplicaSet")
         if previous_owner != owner:
@@ -221,11 +220,6 @@ class ReplicaSetController:
             self._pods.setdefault(owner, {})[key] = new
             self._classify(owner, key, new)
             self._mark_uid(owner)
-        if new.status.ready:
-            if old is None or not old.status.ready or new.metadata.uid not in self._ready_since:
-                self._ready_since[new.metadata.uid] = self.ctx.now
-        else:
-            self._ready_since.pop(new.metadata.uid, None)
         namespace = new.metadata.namespace
         if new.metadata.controller_ref() is None:
             self._orphans.setdefault(namespace, {})[key] = None
@@ -401,7 +395,7 @@ class ReplicaSetController:
                     related.extend(self._pods.get(sibling.metadata.uid, {}).values())
         pods = sorted(active, key=lambda p: p.metadata.name)
         ranks = ranks_by_related_pods_on_same_node(pods, related)
-        return rank_pods_for_deletion(pods, ranks, self._ready_since, self.ctx.now)[:count]
+        return rank_pods_for_deletion(pods, ranks, self.ctx.now)[:count]
 
     def _create_pod(self, rs: ReplicaSet) -> str | None:
         template = rs.spec.template
@@ -442,15 +436,6 @@ class ReplicaSetController:
 
     # ------------------------------------------------------------------ status
 
-    def _available(self, pod: Pod, min_ready_seconds: int) -> bool:
-        """IsPodAvailable: ready, and ready for at least minReadySeconds."""
-        if not pod.status.ready:
-            return False
-        if min_ready_seconds == 0:
-            return True
-        since = self._ready_since.get(pod.metadata.uid)
-        return since is not None and since + min_ready_seconds <= self.ctx.now + 1e-9
-
     def _calculate_status(self, rs: ReplicaSet) -> ReplicaSetStatus:
         """calculateStatus over the active pods it owns (claimable and strays), from the indexes."""
         uid = rs.metadata.uid
@@ -458,7 +443,8 @@ class ReplicaSetController:
         if rs.spec.min_ready_seconds == 0:
             available = len(ready)
         else:
-            available = sum(1 for pod in ready.values() if self._available(pod, rs.spec.min_ready_seconds))
+            now = self.ctx.now
+            available = sum(1 for pod in ready.values() if is_pod_available(pod, rs.spec.min_ready_seconds, now))
         return ReplicaSetStatus(
             replicas=len(self._claimable.get(uid, {})) + len(self._strays.get(uid, {})),
             fully_labeled_replicas=len(self._labeled.get(uid, {})),
@@ -472,7 +458,7 @@ class ReplicaSetController:
         pending = [
             since + rs.spec.min_ready_seconds - self.ctx.now
             for pod in self._ready.get(rs.metadata.uid, {}).values()
-            if (since := self._ready_since.get(pod.metadata.uid)) is not None
+            if (since := ready_changed_at(pod)) is not None
         ]
         upcoming = [delay for delay in pending if delay > 1e-9]
         return min(upcoming) if upcoming else float(rs.spec.min_ready_seconds)

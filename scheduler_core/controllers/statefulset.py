@@ -30,6 +30,7 @@ from functools import lru_cache
 from typing import Any
 
 from scheduler_core.admission.priority import AdmissionError
+from scheduler_core.api.pod_conditions import is_pod_available
 from scheduler_core.api.types import ObjectMeta, OwnerReference, Pod, PodSpec, Volume
 from scheduler_core.api.workloads import (
     PersistentVolumeClaim,
@@ -168,7 +169,6 @@ class StatefulSetController:
         self.claims_by_set = OwnerIndex(KIND)
         self.claims_by_pod = OwnerIndex("Pod")
         self._keys_by_uid: dict[str, str] = {}
-        self._ready_since: dict[str, float] = {}  # pod uid -> when it became ready
         self._revisions: dict[str, list[Revision]] = {}  # set uid -> history, oldest first
         self._collect_pods: list[str] = []
         self._collect_claims: list[str] = []
@@ -203,11 +203,6 @@ class StatefulSetController:
     def _on_pod(self, change: Change[Pod]) -> None:
         old: Pod | None = change.old
         new: Pod | None = change.new
-        if new is not None and new.status.ready and change.type is not ChangeType.DELETED:
-            if old is None or not old.status.ready:
-                self._ready_since[new.metadata.uid] = self.ctx.now
-        elif old is not None:
-            self._ready_since.pop(old.metadata.uid, None)
         if change.type is ChangeType.DELETED and old is not None:
             # The garbage collector: claims whose controller was this pod (whenScaled: Delete).
             self._collect_claims.extend(self.claims_by_pod.forget(old.metadata.uid))
@@ -366,10 +361,7 @@ class StatefulSetController:
         """IsPodAvailable: ready, for longer than minReadySeconds."""
         if not self.running_and_ready(pod):
             return False
-        if min_ready_seconds == 0:
-            return True
-        since = self._ready_since.get(pod.metadata.uid)
-        return since is not None and since + min_ready_seconds < self.ctx.now
+        return is_pod_available(pod, min_ready_seconds, self.ctx.now)
 
     def healthy(self, pod: Pod) -> bool:
         return self.running_and_ready(pod) and pod.metadata.deletion_timestamp is None

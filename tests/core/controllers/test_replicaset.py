@@ -183,7 +183,7 @@ def _pod(name: str, *, node: str = "n1", phase: str = "Running", ready: bool = T
             name, "default", uid=kw.get("uid", name), annotations=annotations, creation_timestamp=created
         ),
         spec=PodSpec(node_name=node),
-        status=PodStatus(phase=phase, ready=ready),
+        status=PodStatus(phase=phase, ready=ready, ready_changed=kw.get("ready_changed")),
     )
 
 
@@ -192,24 +192,23 @@ def test_deletion_ranking_follows_upstream_order():
     unassigned = _pod("unassigned", node="", phase="Pending", ready=False)
     pending = _pod("pending", phase="Pending", ready=False)
     not_ready = _pod("not-ready", ready=False)
-    cheap = _pod("cheap", annotations={"controller.kubernetes.io/pod-deletion-cost": "-5"})
-    doubled = _pod("doubled", node="n2")
-    young = _pod("young", node="n3", created=900.0)
-    old = _pod("old", node="n4", created=0.0)
+    cheap = _pod("cheap", annotations={"controller.kubernetes.io/pod-deletion-cost": "-5"}, ready_changed=10.0)
+    doubled = _pod("doubled", node="n2", ready_changed=10.0)
+    young = _pod("young", node="n3", created=900.0, ready_changed=901.0)
+    old = _pod("old", node="n4", created=0.0, ready_changed=10.0)
     pods = [old, young, doubled, cheap, not_ready, pending, unassigned]
     related = [*pods, _pod("sibling", node="n2")]
-    ready_since = {"cheap": 10.0, "doubled": 10.0, "young": 901.0, "old": 10.0}
     ranks = ranks_by_related_pods_on_same_node(pods, related)
-    ranked = rank_pods_for_deletion(pods, ranks, ready_since, now)
+    ranked = rank_pods_for_deletion(pods, ranks, now)
     assert [p.name for p in ranked] == ["unassigned", "pending", "not-ready", "cheap", "doubled", "young", "old"]
 
 
 def test_ready_times_in_the_same_log2_bucket_fall_back_to_uid():
     now = 1000.0
-    a = _pod("a", uid="b-uid", created=0.0)
-    b = _pod("b", uid="a-uid", created=0.0)
+    a = _pod("a", uid="b-uid", created=0.0, ready_changed=800.0)
+    b = _pod("b", uid="a-uid", created=0.0, ready_changed=790.0)
     # Ready 200 s and 210 s ago: the same power-of-two bucket of nanoseconds, so the lower uid goes first.
-    ranked = rank_pods_for_deletion([a, b], [0, 0], {"b-uid": 800.0, "a-uid": 790.0}, now)
+    ranked = rank_pods_for_deletion([a, b], [0, 0], now)
     assert [p.name for p in ranked] == ["b", "a"]
 
 

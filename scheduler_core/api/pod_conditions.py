@@ -1,0 +1,40 @@
+"""A pod's Ready condition and availability (k8s.io/kubernetes/pkg/api/v1/pod, util.go).
+
+Every controller that counts available pods (ReplicaSet, DaemonSet, StatefulSet, the Deployment
+through its ReplicaSets) and the HPA's readiness rules read the same thing upstream reads: the
+Ready condition and its lastTransitionTime, kept on the pod (`PodStatus.ready_changed`). Whoever
+turns a pod Ready or not Ready (the kubelet, the node lifecycle controller, node-pressure
+eviction) writes it through `with_ready`, so the time is set in one place.
+"""
+
+from dataclasses import replace
+
+from scheduler_core.api.types import Pod, PodStatus
+
+# Simulated time has no clock skew: a check made at the very instant a pod becomes available
+# (a requeue after exactly minReadySeconds) sees what upstream's, made an instant later, sees.
+AVAILABILITY_TOLERANCE = 1e-9
+
+
+def with_ready(status: PodStatus, ready: bool, now: float) -> PodStatus:
+    """The status with Ready set, its transition time moved only when it flips (as the kubelet's
+    status manager keeps lastTransitionTime)."""
+    return replace(status, ready=ready, ready_changed=now) if ready != status.ready else status
+
+
+def ready_changed_at(pod: Pod) -> float | None:
+    """When the pod's Ready condition last changed. A pod created Ready (an imported one) has been
+    since its creation; one never Ready has no transition."""
+    if pod.status.ready_changed is not None:
+        return pod.status.ready_changed
+    return pod.metadata.creation_timestamp if pod.status.ready else None
+
+
+def is_pod_available(pod: Pod, min_ready_seconds: int, now: float) -> bool:
+    """IsPodAvailable: Ready, and Ready for minReadySeconds."""
+    if not pod.status.ready:
+        return False
+    if min_ready_seconds == 0:
+        return True
+    since = ready_changed_at(pod)
+    return since is not None and since + min_ready_seconds <= now + AVAILABILITY_TOLERANCE
