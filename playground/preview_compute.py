@@ -18,8 +18,9 @@ from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.qos import qos_class
 from scheduler_core.api.types import Pod
 from scheduler_core.controllers.base import SimulationOptions
-from scheduler_core.scheduler.resources import pod_requests
+from scheduler_core.scheduler.resources import requested_by_node
 from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.simulation.state import owner_of
 from scheduler_core.store.cluster import SimulationLimitError
 
 PENDING_SHOWN = 100  # pending pods listed on the board; the rest are counted
@@ -51,7 +52,8 @@ class PodView:
 
 @dataclass(slots=True)
 class NodeUsage:
-    cpu: int = 0  # millicores requested
+    # What the pods holding resources here request (scheduler_core.scheduler.resources).
+    cpu: int = 0  # millicores
     memory: int = 0
     pods: int = 0
     pod_views: list[PodView] = field(default_factory=list)
@@ -68,7 +70,7 @@ class Preview:
 
     @property
     def pods(self) -> int:
-        return sum(usage.pods for usage in self.usage.values()) + len(self.pending)
+        return sum(len(usage.pod_views) for usage in self.usage.values()) + len(self.pending)
 
     @property
     def pending_shown(self) -> list[tuple[PodView, str]]:
@@ -122,23 +124,14 @@ def _simulate(document: str, limits: Limits, parsed: list[bytes] | None = None) 
     for event in simulation.cluster.events:
         if event.reason == "FailedScheduling":
             failures[event.object] = event.message
-    for pod in sorted(simulation.cluster.objects(Pod), key=lambda p: (p.namespace, p.name)):
-        owner = pod.metadata.controller_ref()
-        view = PodView(
-            pod.key,
-            pod.name,
-            pod.namespace,
-            pod.status.phase,
-            qos_class(pod),
-            f"{owner.kind}/{owner.name}" if owner else "",
-        )
-        if pod.spec.node_name:
-            usage = result.usage.setdefault(pod.spec.node_name, NodeUsage())
-            requests = pod_requests(pod)
-            usage.cpu += requests.get("cpu", 0)
-            usage.memory += requests.get("memory", 0)
-            usage.pods += 1
-            usage.pod_views.append(view)
+    pods = simulation.cluster.objects(Pod)
+    for node_name, requested in requested_by_node(pods).items():
+        usage = result.usage.setdefault(node_name, NodeUsage())
+        usage.cpu, usage.memory, usage.pods = requested.cpu, requested.memory, requested.pods
+    for pod in sorted(pods, key=lambda p: (p.namespace, p.name)):
+        view = PodView(pod.key, pod.name, pod.namespace, pod.status.phase, qos_class(pod), owner_of(pod) or "")
+        if pod.spec.node_name:  # a finished pod is shown on its node, and holds nothing there
+            result.usage.setdefault(pod.spec.node_name, NodeUsage()).pod_views.append(view)
         else:
             result.pending.append((view, failures.get(f"Pod/{pod.namespace}/{pod.name}", "waiting to be scheduled")))
     return result

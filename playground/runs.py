@@ -32,9 +32,12 @@ from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import Manifest, load_manifests
 from scheduler_core.api.types import Node, Pod
 from scheduler_core.controllers.base import SimulationOptions
+from scheduler_core.controllers.deployment_util import max_surge, max_unavailable
+from scheduler_core.explain.explain import Explanation, explain_in_cluster
 from scheduler_core.scheduler.config import SchedulerConfiguration, parse_configuration
 from scheduler_core.scheduler.resources import pod_requests
 from scheduler_core.simulation.simulation import Checkpoint, InstantEnd, Simulation
+from scheduler_core.simulation.state import node_state, owner_of, pod_placement
 from scheduler_core.store.cluster import Change, ChangeType, Cluster, SimulationLimitError
 from scheduler_core.store.events import Event
 
@@ -113,17 +116,13 @@ def event_cap(manifests: list[Manifest]) -> int:
 
 
 def pod_frame(pod: Pod) -> dict[str, Any]:
-    owner = pod.metadata.controller_ref()
+    """The engine's pod_placement, and what the board draws and explains from."""
     return {
         "op": "pod",
         "key": pod.key,
-        "name": pod.name,
-        "namespace": pod.namespace,
-        "node": pod.spec.node_name or None,
-        "phase": pod.status.phase,
-        "ready": pod.status.ready,
+        **pod_placement(pod),
         "deleting": pod.metadata.deletion_timestamp is not None,
-        "owner": f"{owner.kind}/{owner.name}" if owner else None,
+        "owner": owner_of(pod),
         "nominated": pod.status.nominated_node_name or None,
         "priority": pod.priority,
         # What the pod takes from its node (cpu in millicores, memory in bytes), for the per-node bars.
@@ -132,21 +131,12 @@ def pod_frame(pod: Pod) -> dict[str, Any]:
 
 
 def node_frame(node: Node) -> dict[str, Any]:
-    return {
-        "op": "node",
-        "name": node.name,
-        "unschedulable": node.spec.unschedulable,
-        "ready": node.status.ready,
-        "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in node.spec.taints],
-        "labels": dict(node.labels),
-        "allocatable": dict(node.status.allocatable),
-    }
+    """The engine's node_state, and the allocatable amounts for the per-node bars."""
+    return {"op": "node", **node_state(node), "allocatable": dict(node.status.allocatable)}
 
 
 def workload_frame(kind: str, obj: Any) -> dict[str, Any]:
     """Deployments and ReplicaSets, for the rollout view: desired and ready counts, surge limits."""
-    from scheduler_core.controllers.deployment_util import max_surge, max_unavailable
-
     frame: dict[str, Any] = {
         "op": "workload",
         "kind": kind,
@@ -593,12 +583,10 @@ def _fail(run: Run, slug: str, message: str) -> None:
     send_run_status(slug, run.pk, Run.Status.FAILED, message)
 
 
-def explain_at(run: Run, pod_key: str, seq: int) -> Any:
+def explain_at(run: Run, pod_key: str, seq: int) -> Explanation:
     """Why the pod is where it is (or Pending) at event `seq` of the run: the run is replayed with
     the same seed up to that event, then the engine explains the pod against exactly that cluster
     (pods bound later in the same instant are not in it)."""
-    from scheduler_core.explain.explain import explain_in_cluster
-
     kept = run_states.finished_run(_state_key(run))
     if kept is not None:
         return explain_kept(kept, pod_key, seq, run.seed)
@@ -606,14 +594,12 @@ def explain_at(run: Run, pod_key: str, seq: int) -> Any:
     return explain_in_cluster(replayed.cluster, pod_key, replayed.simulation.configuration, seed=run.seed)
 
 
-def explain_kept(kept: run_states.FinishedRun, pod_key: str, seq: int, seed: int) -> Any:
+def explain_kept(kept: run_states.FinishedRun, pod_key: str, seq: int, seed: int) -> Explanation:
     """The explanation at frame `seq` of a run kept here, without a replay: the end's store with
     what came after the frame undone, and the run's PodInfos. Not with the collector paused
     (gc_pause.py), as before playground/heap.py: a full collection walks only what came since the
     last, and a pause left one young collection of everything the explanation made (0.13 s at
     5,000 / 50,000)."""
-    from scheduler_core.explain.explain import explain_in_cluster
-
     cluster, _time = kept.cluster_at(seq)
     return explain_in_cluster(cluster, pod_key, kept.configuration, seed=seed, pod_infos=kept.pod_infos)
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from scheduler_core.admission.limit_ranger import forbidden, pod_totals
+from scheduler_core.api.pod_conditions import is_pod_terminal
 from scheduler_core.api.qos import BEST_EFFORT, qos_class
 from scheduler_core.api.quantity import format_quantity
 from scheduler_core.api.types import CPU, EPHEMERAL_STORAGE, MEMORY, Pod
@@ -104,7 +105,7 @@ def is_charged(pod: Pod, now: float) -> bool:
     """QuotaV1Pod: terminal pods are free, and so is a pod stuck terminating past its grace period.
     Upstream's deletionTimestamp is the deletion request plus the grace period, and the pod stops
     counting once that much more has passed."""
-    if pod.status.phase in ("Succeeded", "Failed"):
+    if is_pod_terminal(pod):
         return False
     deleted_at = pod.metadata.deletion_timestamp
     grace = pod.metadata.deletion_grace_period_seconds

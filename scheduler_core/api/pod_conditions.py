@@ -1,4 +1,4 @@
-"""A pod's Ready condition and availability (k8s.io/kubernetes/pkg/api/v1/pod, util.go).
+"""A pod's Ready condition, availability and terminal phases (k8s.io/kubernetes/pkg/api/v1/pod, util.go).
 
 Every controller that counts available pods (ReplicaSet, DaemonSet, StatefulSet, the Deployment
 through its ReplicaSets) and the HPA's readiness rules read the same thing upstream reads: the
@@ -10,6 +10,8 @@ eviction) writes it through `with_ready`, so the time is set in one place.
 from dataclasses import replace
 
 from scheduler_core.api.types import Pod, PodStatus
+
+TERMINAL_PHASES = frozenset({"Succeeded", "Failed"})
 
 # Simulated time has no clock skew: a check made at the very instant a pod becomes available
 # (a requeue after exactly minReadySeconds) sees what upstream's, made an instant later, sees.
@@ -38,3 +40,8 @@ def is_pod_available(pod: Pod, min_ready_seconds: int, now: float) -> bool:
         return True
     since = ready_changed_at(pod)
     return since is not None and since + min_ready_seconds <= now + AVAILABILITY_TOLERANCE
+
+
+def is_pod_terminal(pod: Pod) -> bool:
+    """IsPodTerminal: Succeeded or Failed, its containers done for good."""
+    return pod.status.phase in TERMINAL_PHASES

@@ -6,6 +6,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from typing import Protocol, runtime_checkable
 
+from scheduler_core.api.pod_conditions import is_pod_terminal
 from scheduler_core.api.timeline import Action
 from scheduler_core.api.types import Pod
 from scheduler_core.store.cluster import Change, Cluster, ConflictError, StoredObject
@@ -114,4 +115,4 @@ def is_terminating(pod: Pod) -> bool:
 
 def is_active(pod: Pod) -> bool:
     """Counted by controllers: not finished and not being deleted."""
-    return pod.status.phase not in ("Succeeded", "Failed") and not is_terminating(pod)
+    return not is_pod_terminal(pod) and not is_terminating(pod)

@@ -14,7 +14,7 @@ OnDelete waits for the user. Failed daemon pods are deleted (with a per-node bac
 
 from dataclasses import replace
 
-from scheduler_core.api.pod_conditions import is_pod_available
+from scheduler_core.api.pod_conditions import TERMINAL_PHASES, is_pod_available
 from scheduler_core.api.selectors import node_selector_map_matches, node_selector_matches
 from scheduler_core.api.types import (
     NO_EXECUTE,
@@ -78,7 +78,6 @@ BURST_REPLICAS = 250
 FAILED_PODS_BACKOFF_INITIAL = 1.0
 FAILED_PODS_BACKOFF_MAX = 15 * 60.0
 
-TERMINAL = ("Succeeded", "Failed")
 Eligibility = tuple[bool, bool]  # (shouldRun, shouldContinueRunning)
 
 
@@ -335,7 +334,7 @@ class DaemonSetController:
             pod: Pod | None = self.ctx.cluster.get(Pod, key)
             if pod is None:
                 continue
-            if pod.status.phase in TERMINAL and pod.metadata.deletion_timestamp is not None:
+            if pod.status.phase in TERMINAL_PHASES and pod.metadata.deletion_timestamp is not None:
                 continue
             node_name = target_node_name(pod)
             if node_name is not None:

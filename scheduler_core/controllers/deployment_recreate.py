@@ -4,6 +4,7 @@ their pods is left (terminating ones included), then create and scale up the new
 
 from typing import TYPE_CHECKING
 
+from scheduler_core.api.pod_conditions import is_pod_terminal
 from scheduler_core.api.types import Pod
 from scheduler_core.api.workloads import Deployment, ReplicaSet
 from scheduler_core.controllers import deployment_util as util
@@ -59,6 +60,6 @@ def old_pods_running(new: ReplicaSet | None, old: list[ReplicaSet], pod_map: dic
     for rs_uid, pods in pod_map.items():
         if new is not None and rs_uid == new.metadata.uid:
             continue
-        if any(pod.status.phase not in ("Succeeded", "Failed") for pod in pods):
+        if any(not is_pod_terminal(pod) for pod in pods):
             return True
     return False

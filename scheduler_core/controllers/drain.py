@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from scheduler_core.api.errors import ActionError
+from scheduler_core.api.pod_conditions import is_pod_terminal
 from scheduler_core.api.timeline import Action, DurationError, parse_duration
 from scheduler_core.api.types import Node, Pod
 from scheduler_core.api.workloads import DaemonSet
@@ -178,7 +179,7 @@ class DrainController:
         chosen: list[Pod] = []
         warned: dict[str, list[str]] = {}
         for pod in pods:
-            finished = pod.status.phase in ("Succeeded", "Failed")
+            finished = is_pod_terminal(pod)
             ref = pod.metadata.controller_ref()
             if ref is not None and ref.kind == "DaemonSet" and not finished:
                 if self.ctx.cluster.get(DaemonSet, f"{pod.namespace}/{ref.name}") is not None:

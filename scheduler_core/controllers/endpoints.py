@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from scheduler_core.api.pod_conditions import is_pod_terminal
 from scheduler_core.api.types import Pod
 from scheduler_core.api.workloads import Service
 from scheduler_core.controllers.base import Context, DirtyKeys
@@ -64,7 +65,7 @@ def selects(service: Service, labels: Mapping[str, str]) -> bool:
 
 def can_be_endpoint(pod: Pod) -> bool:
     """ShouldPodBeInEndpoints(pod, includeTerminating=true): not terminal and with an IP."""
-    if pod.status.phase in ("Succeeded", "Failed"):
+    if is_pod_terminal(pod):
         return False
     return bool(pod.spec.node_name) and pod.status.start_time is not None
 

@@ -62,7 +62,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scheduler_core.api.errors import ActionError, QuantityError
-from scheduler_core.api.pod_conditions import ready_changed_at
+from scheduler_core.api.pod_conditions import is_pod_terminal, ready_changed_at
 from scheduler_core.api.quantity import value
 from scheduler_core.api.selectors import label_selector_matches
 from scheduler_core.api.timeline import Action
@@ -975,11 +975,7 @@ class HorizontalPodAutoscalerController:
         else the template's times spec.replicas."""
         pods = self._pods_of(workload, namespace)
         serving = [pod for pod in pods if is_serving(pod)]
-        active = [
-            pod
-            for pod in pods
-            if pod.status.phase not in ("Succeeded", "Failed") and pod.metadata.deletion_timestamp is None
-        ]
+        active = [pod for pod in pods if not is_pod_terminal(pod) and pod.metadata.deletion_timestamp is None]
         chosen = serving or active
         if chosen:
             return sum(cpu_request(pod) for pod in chosen)

@@ -23,6 +23,7 @@ instead (the job-tracking finalizer's role), and so is the reason of a FailureTa
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from scheduler_core.api.pod_conditions import TERMINAL_PHASES
 from scheduler_core.api.types import Pod
 from scheduler_core.api.workloads import Job, JobStatus
 from scheduler_core.controllers.base import Context, is_active, record
@@ -77,7 +78,6 @@ SYNC_JOB_BATCH_PERIOD = 1.0  # syncJobBatchPeriod
 DEFAULT_POD_FAILURE_BACKOFF = 10.0  # DefaultJobPodFailureBackOff
 MAX_POD_FAILURE_BACKOFF = 600.0  # MaxJobPodFailureBackOff (10 min since v1.28; docs still say 6 min)
 MAX_POD_CREATE_DELETE_PER_SYNC = 500
-TERMINAL = ("Succeeded", "Failed")
 _EPSILON = 1e-9
 
 # A finished condition in the making: (type, reason, message).
@@ -223,8 +223,8 @@ class JobController:
         old: Pod | None = change.old
         new: Pod | None = change.new
         before, after = self.pods.observe(change)
-        finishing = after is not None and new is not None and new.status.phase in TERMINAL
-        if finishing and new is not None and (old is None or old.status.phase not in TERMINAL):
+        finishing = after is not None and new is not None and new.status.phase in TERMINAL_PHASES
+        if finishing and new is not None and (old is None or old.status.phase not in TERMINAL_PHASES):
             self._finish_times.setdefault(new.metadata.uid, self.ctx.now)
         if change.type is ChangeType.DELETED and old is not None:
             self._finish_times.pop(old.metadata.uid, None)
@@ -298,7 +298,7 @@ class JobController:
         active_pods = [pod for pod in pods if is_active(pod)]
         active = len(active_pods)
         terminating = sum(
-            1 for pod in pods if pod.metadata.deletion_timestamp is not None and pod.status.phase not in TERMINAL
+            1 for pod in pods if pod.metadata.deletion_timestamp is not None and pod.status.phase not in TERMINAL_PHASES
         )
         uncounted = [pod for pod in pods if pod.metadata.uid not in state.counted and valid(pod)]
         new_succeeded = [pod for pod in uncounted if pod.status.phase == "Succeeded"]

@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
+from scheduler_core.api.pod_conditions import TERMINAL_PHASES
 from scheduler_core.api.types import Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, ObjectMeta, Pod
 from scheduler_core.api.volumes import (
     ANN_BETA_STORAGE_CLASS,
@@ -110,7 +111,6 @@ PROVISIONING_SUCCEEDED = "ProvisioningSucceeded"
 PROVISIONING_SUCCEEDED_MESSAGE = "Successfully provisioned volume {}"
 
 IN_TREE_PREFIX = "kubernetes.io/"
-TERMINAL = ("Succeeded", "Failed")
 
 
 def _mode_sets(volumes: list[PersistentVolume], wanted: tuple[str, ...]) -> list[list[PersistentVolume]]:
@@ -208,7 +208,7 @@ class PersistentVolumeController:
         names = []
         for key in self._pods_by_claim.get(claim, {}):
             pod: Pod | None = self.ctx.cluster.get(Pod, key)
-            if pod is not None and pod.status.phase not in TERMINAL and not pod.spec.node_name:
+            if pod is not None and pod.status.phase not in TERMINAL_PHASES and not pod.spec.node_name:
                 names.append(pod.name)
         return names
 

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cmp_to_key
 
-from scheduler_core.api.pod_conditions import ready_changed_at
+from scheduler_core.api.pod_conditions import is_pod_terminal, ready_changed_at
 from scheduler_core.api.types import Pod
 
 POD_DELETION_COST_ANNOTATION = "controller.kubernetes.io/pod-deletion-cost"
@@ -57,7 +57,7 @@ def ranks_by_related_pods_on_same_node(pods: Iterable[Pod], related: Iterable[Po
     """getPodsRankedByRelatedPodsOnSameNode: for each pod, how many active related pods share its node."""
     per_node: dict[str, int] = {}
     for pod in related:
-        if pod.status.phase not in ("Succeeded", "Failed") and pod.metadata.deletion_timestamp is None:
+        if not is_pod_terminal(pod) and pod.metadata.deletion_timestamp is None:
             per_node[pod.spec.node_name] = per_node.get(pod.spec.node_name, 0) + 1
     return [per_node.get(pod.spec.node_name, 0) for pod in pods]
 

@@ -13,6 +13,7 @@ node in the snapshot while the scheduler goes on with other pods, and is asked a
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
+from scheduler_core.api.pod_conditions import TERMINAL_PHASES
 from scheduler_core.api.types import LabelSelector, Namespace, Node, Pod, PodDisruptionBudget
 from scheduler_core.api.workloads import (
     PersistentVolume,
@@ -26,7 +27,7 @@ from scheduler_core.controllers.base import Context, delete_pod, record
 from scheduler_core.scheduler.framework import Code, CycleState, Status, error
 from scheduler_core.scheduler.messages import SUCCESSFULLY_ASSIGNED
 from scheduler_core.scheduler.queue import ClusterEvent, QueuedPodInfo, SchedulingQueue
-from scheduler_core.scheduler.resources import pod_requests
+from scheduler_core.scheduler.resources import holds_resources, pod_requests
 from scheduler_core.scheduler.runtime import Framework
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
 from scheduler_core.scheduler.selector_source import SelectorSource
@@ -34,7 +35,6 @@ from scheduler_core.store.cluster import Change, ChangeType, Cluster, StoredObje
 
 NAME = "scheduler"
 SOURCE = "default-scheduler"
-TERMINAL = ("Succeeded", "Failed")
 SELECTOR_KINDS = ("Service", "ReplicaSet", "StatefulSet")
 EVENT_NOTE_LIMIT = 1024
 # Storage objects the volume plugins read: (event on add, event on update).
@@ -97,7 +97,7 @@ class _Binding:
 
 def _assigned(pod: Pod | None) -> bool:
     """The scheduler's view of assigned pods excludes finished ones (its informer's field selector)."""
-    return pod is not None and bool(pod.spec.node_name) and pod.status.phase not in TERMINAL
+    return pod is not None and holds_resources(pod)
 
 
 def _placement_changed(old: Pod, new: Pod) -> bool:
@@ -234,7 +234,7 @@ class SchedulerController:
                 self.handle.disruption_targets.discard(old.key)
             return
         assert new is not None
-        if new.spec.node_name or new.status.phase in TERMINAL or new.metadata.deletion_timestamp is not None:
+        if new.spec.node_name or new.status.phase in TERMINAL_PHASES or new.metadata.deletion_timestamp is not None:
             if new.key in self.queue and not new.spec.node_name:
                 self.queue.delete(new.key)
             return

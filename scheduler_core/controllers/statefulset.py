@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import Any
 
 from scheduler_core.admission.priority import AdmissionError
-from scheduler_core.api.pod_conditions import is_pod_available
+from scheduler_core.api.pod_conditions import TERMINAL_PHASES, is_pod_available
 from scheduler_core.api.types import ObjectMeta, OwnerReference, Pod, PodSpec, Volume
 from scheduler_core.api.workloads import (
     PersistentVolumeClaim,
@@ -72,7 +72,6 @@ CLAIM_BEING_DELETED = "pvc {} is being deleted"
 CLUSTER_DOMAIN = "cluster.local"
 RETAIN, DELETE = "Retain", "Delete"
 ORDINAL_PATTERN = re.compile(r"(.*)-([0-9]+)$")
-TERMINAL = ("Succeeded", "Failed")
 
 
 # ---------------------------------------------------------------------------- identity
@@ -687,7 +686,7 @@ class _SyncState:
         ss, c = self.ss, self.c
         ordinal = ss.spec.ordinals_start + index
         pod = replicas.get(index)
-        if pod is not None and pod.status.phase in TERMINAL:
+        if pod is not None and pod.status.phase in TERMINAL_PHASES:
             if pod.metadata.deletion_timestamp is None:
                 c.delete_pod(ss, pod)
             return True  # the replacement is made once this one is gone

@@ -19,8 +19,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from scheduler_core.api.pod_conditions import TERMINAL_PHASES
 from scheduler_core.api.types import Node, Pod
-from scheduler_core.scheduler.resources import pod_requests
+from scheduler_core.scheduler.resources import Requested, requested_by_node
 from scheduler_core.simulation.simulation import Simulation
 from scheduler_core.store.cluster import Cluster
 
@@ -28,7 +29,6 @@ ZONE_LABEL = "topology.kubernetes.io/zone"
 FAILED_SCHEDULING = "FailedScheduling"
 # The scheduler's informer leaves finished pods out (status.phase!=Succeeded,status.phase!=Failed),
 # so they take nothing from their node: pkg/scheduler/scheduler.go newPodInformer.
-TERMINAL_PHASES = ("Succeeded", "Failed")
 
 
 class Change(StrEnum):
@@ -205,10 +205,13 @@ def _last_failures(cluster: Cluster) -> dict[str, str]:
     return {event.object: event.message for event in cluster.events if event.reason == FAILED_SCHEDULING}
 
 
+NOTHING_REQUESTED = Requested()
+
+
 def _balance(
     nodes: Sequence[Node], pods: Sequence[Pod], placements: dict[str, PodPlacement], failures: dict[str, str]
 ) -> Balance:
-    requested: dict[str, dict[str, int]] = {node.name: {"cpu": 0, "memory": 0, "pods": 0} for node in nodes}
+    requested = requested_by_node(pods)
     zone_of = {node.name: node.labels.get(ZONE_LABEL) for node in nodes}
     placed: list[tuple[str, str]] = []
     pending: list[PendingPod] = []
@@ -223,13 +226,8 @@ def _balance(
         if not placement.counts_on_node:
             continue
         placed.append((placement.node, placement.owner))
-        totals = requested.get(placement.node)
-        if totals is None:
+        if placement.node not in zone_of:
             continue  # bound to a node that is gone: it counts as scheduled, on no node we show
-        amounts = pod_requests(pod)
-        totals["cpu"] += amounts.get("cpu", 0)
-        totals["memory"] += amounts.get("memory", 0)
-        totals["pods"] += 1
         zone = zone_of[placement.node]
         if zone is not None and placement.owner:
             per_zone = owner_zones.setdefault((pod.namespace, placement.owner), {})
@@ -238,11 +236,11 @@ def _balance(
         NodeBalance(
             name=node.name,
             zone=zone_of[node.name],
-            cpu_requested=requested[node.name]["cpu"],
+            cpu_requested=requested.get(node.name, NOTHING_REQUESTED).cpu,
             cpu_allocatable=node.status.allocatable.get("cpu", 0),
-            memory_requested=requested[node.name]["memory"],
+            memory_requested=requested.get(node.name, NOTHING_REQUESTED).memory,
             memory_allocatable=node.status.allocatable.get("memory", 0),
-            pods=requested[node.name]["pods"],
+            pods=requested.get(node.name, NOTHING_REQUESTED).pods,
             pods_allocatable=node.status.allocatable.get("pods", 0),
             unschedulable=node.spec.unschedulable,
             ready=node.status.ready,

@@ -12,6 +12,7 @@ from typing import Any
 from scheduler_core.admission.priority import AdmissionError, admit_priority
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import Manifest
+from scheduler_core.api.pod_conditions import TERMINAL_PHASES
 from scheduler_core.api.types import Namespace, Node, Pod, PodDisruptionBudget, PriorityClass
 from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim, StorageClass
 from scheduler_core.explain.inputs import SchedulingInputs, build_scheduler
@@ -22,8 +23,6 @@ from scheduler_core.scheduler.framework import Code, CycleState, Status
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
 from scheduler_core.scheduler.snapshot import NodeInfo, PodInfoCache
 from scheduler_core.store.cluster import Cluster
-
-TERMINAL_PHASES = ("Succeeded", "Failed")
 
 
 @dataclass(slots=True)

@@ -6,8 +6,10 @@ Always), which keep running and add to everything started after them. Pod-level 
 (spec.resources) replace the containers' sum for CPU and memory, and overhead is added on top.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
+from scheduler_core.api.pod_conditions import is_pod_terminal
 from scheduler_core.api.types import CPU, MEMORY, Container, Pod
 
 # pkg/scheduler/util: requests assumed for a container that sets none, for scoring only.
@@ -78,3 +80,34 @@ def non_zero_requests(pod: Pod) -> tuple[int, int]:
     """(millicores, bytes) used by the scoring plugins: defaults stand in for missing requests."""
     requests = pod_requests(pod, NON_ZERO_DEFAULTS)
     return requests.get(CPU, 0), requests.get(MEMORY, 0)
+
+
+@dataclass(slots=True)
+class Requested:
+    """What a node has given out: the requests of the pods that hold resources on it."""
+
+    cpu: int = 0  # millicores
+    memory: int = 0  # bytes
+    pods: int = 0
+
+
+def holds_resources(pod: Pod) -> bool:
+    """Bound and not terminal: what NodeResourcesFit counts against its node (a Terminating pod
+    too, until it is gone), as `kubectl describe node` sums its Allocated resources."""
+    return bool(pod.spec.node_name) and not is_pod_terminal(pod)
+
+
+def requested_by_node(pods: Iterable[Pod]) -> dict[str, Requested]:
+    """Node name -> what the pods holding resources there request, for every node one is bound to."""
+    by_node: dict[str, Requested] = {}
+    for pod in pods:
+        if not holds_resources(pod):
+            continue
+        requests = pod_requests(pod)
+        totals = by_node.get(pod.spec.node_name)
+        if totals is None:
+            totals = by_node[pod.spec.node_name] = Requested()
+        totals.cpu += requests.get(CPU, 0)
+        totals.memory += requests.get(MEMORY, 0)
+        totals.pods += 1
+    return by_node

@@ -14,26 +14,41 @@ from scheduler_core.api.workloads import Service
 from scheduler_core.controllers.endpoints import compute_endpoints
 from scheduler_core.store.cluster import Cluster
 
+# The one serializer of nodes and pods: `simulate` prints these, and the web app's run frames
+# (playground/runs.py) extend them with what the board needs.
+
 
 def node_state(node: Node) -> dict[str, Any]:
     return {
         "name": node.name,
-        "labels": dict(node.labels),
-        "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in node.spec.taints],
         "unschedulable": node.spec.unschedulable,
         "ready": node.status.ready,
+        "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in node.spec.taints],
+        "labels": dict(node.labels),
+    }
+
+
+def owner_of(pod: Pod) -> str | None:
+    """The pod's controller as Kind/name, if it has one."""
+    owner = pod.metadata.controller_ref()
+    return f"{owner.kind}/{owner.name}" if owner else None
+
+
+def pod_placement(pod: Pod) -> dict[str, Any]:
+    """Where the pod is and how it is doing: what every view of a pod starts from."""
+    return {
+        "name": pod.name,
+        "namespace": pod.namespace,
+        "node": pod.spec.node_name or None,
+        "phase": pod.status.phase,
+        "ready": pod.status.ready,
     }
 
 
 def pod_state(pod: Pod) -> dict[str, Any]:
-    owner = pod.metadata.controller_ref()
     return {
-        "namespace": pod.namespace,
-        "name": pod.name,
-        "node": pod.spec.node_name or None,
-        "phase": pod.status.phase,
-        "ready": pod.status.ready,
-        "owner": f"{owner.kind}/{owner.name}" if owner else None,
+        **pod_placement(pod),
+        "owner": owner_of(pod),
         "qosClass": qos_class(pod),
         "image": pod.spec.containers[0].image if pod.spec.containers else "",
         "startTime": pod.status.start_time,

@@ -1,6 +1,7 @@
 // What each node has given out at one moment of a run: the requests of the pods bound to it that
 // still hold their resources, as the scheduler counts them (NodeResourcesFit sums every pod on the
-// node that has not terminated — Terminating pods included, until they are gone).
+// node that has not terminated — Terminating pods included, until they are gone). The rule is
+// scheduler_core/scheduler/resources.py holds_resources; the server sends pods, this sums them.
 
 const FINISHED = new Set(["Succeeded", "Failed"]);
 

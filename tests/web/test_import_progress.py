@@ -60,7 +60,7 @@ def test_an_import_is_seen_arriving_then_read_then_saved(live_server_process: Da
     editor.get(links["edit"])
     slug = links["slug"]
     version = re.search(r'id="board" class="board[^"]*" data-version="(\d+)"', editor.get(f"/s/{slug}")).group(1)
-    body, content_type = multipart({"version": version}, {"nodes_file": ("nodes.yaml", nodes_yaml(1500).encode())})
+    body, content_type = multipart({"version": version}, {"nodes_file": ("nodes.yaml", nodes_yaml(3000).encode())})
     token = secrets.token_hex(16)
     answer: list[tuple[int, str]] = []
     sender = threading.Thread(
@@ -73,12 +73,12 @@ def test_an_import_is_seen_arriving_then_read_then_saved(live_server_process: Da
         progress = json.loads(watcher.get(f"/s/{slug}/import/progress/{token}"))
         if progress["phase"] and (not seen or progress != seen[-1]):
             seen.append(progress)
-        time.sleep(0.05)
+        time.sleep(0.02)  # reading 3,000 nodes takes a few tenths of a second on a fast machine
     sender.join()
 
     status, page = answer[0]
     assert status == 200, page[:500]
-    assert f'data-version="{int(version) + 1}"' in page and node_name(1499) in page  # the board, imported
+    assert f'data-version="{int(version) + 1}"' in page and node_name(2999) in page  # the board, imported
     phases = [step["phase"] for step in seen]
     assert "sending" in phases and "nodes" in phases, seen
     assert phases == sorted(phases, key=import_progress.PHASES.index)  # never back to an earlier phase
