@@ -10,12 +10,10 @@ cached per (document, configuration, seed), so reloading a comparison costs noth
 import hashlib
 import logging
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from threading import Lock
 from typing import Any
-
-import yaml
 
 from playground import preview_keys
 from playground.models import Run, ScenarioVersion
@@ -23,13 +21,13 @@ from playground.runs import DEFAULT_UNTIL_SECONDS, configuration_of, run_simulat
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.explain.compare import Change, Comparison, NodeBalance, Outcome, compare_outcomes, outcome_of
+from scheduler_core.scheduler.config import CONFIG_DOCUMENT
 from scheduler_core.store.cluster import SimulationLimitError
 
 logger = logging.getLogger(__name__)
 
 CACHE_SIZE = 32
 MAX_CONFIG_BYTES = 64 * 1024
-CONFIG_DOCUMENT = "KubeSchedulerConfiguration"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,10 +129,10 @@ def simulate_side(side: Side) -> SideResult:
     try:
         outcome = outcome_for(side.version.cluster_document, side.config_yaml, side.seed)
     except ConfigurationError as error:
-        return SideResult(side, None, _problem("the scheduler configuration", error.error, side.config_yaml))
+        return SideResult(side, None, _problem("the scheduler configuration", error.error))
     except ManifestError as error:
         where = "the scheduler configuration" if error.document.startswith(CONFIG_DOCUMENT) else "the scenario"
-        return SideResult(side, None, _problem(where, error, side.config_yaml if where != "the scenario" else ""))
+        return SideResult(side, None, _problem(where, error))
     except SimulationLimitError as error:
         return SideResult(side, None, SideProblem("the run", str(error)))
     except Exception as error:  # an engine bug: the side says so, the page still renders
@@ -211,89 +209,9 @@ def outcome_for(document: str, config_yaml: str, seed: int) -> Outcome:
     return outcome
 
 
-def _problem(where: str, error: ManifestError, config_yaml: str) -> SideProblem:
-    line = error.line
-    if line is None and config_yaml:
-        line = config_line(config_yaml, error.path, error.message)
-    return SideProblem(where, error.message, error.document, error.path, line)
-
-
-# ---------------------------------------------------------------------------- where in the configuration
-
-
-def config_line(text: str, path: str, message: str) -> int | None:
-    """The 1-based line a plugin's refusal points at. Plugins check their args when the scheduler is
-    built, long after parsing, so their errors carry a field path such as
-    `pluginConfig[NodeResourcesFit].args.scoringStrategy.type` but no line: find it in the YAML."""
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return None
-    profiles = _child(root, "profiles")
-    if not isinstance(profiles, yaml.SequenceNode):
-        return None
-    if path.startswith("pluginConfig["):
-        plugin, _, rest = path[len("pluginConfig[") :].partition("]")
-        for profile in profiles.value:
-            for item in _items(_child(profile, "pluginConfig")):
-                if _scalar(_child(item, "name")) == plugin:
-                    return _deepest_line(item, [part for part in rest.split(".") if part])
-    if "plugins" in path and '"' in message:  # `plugin "Bogus" does not exist`: the line naming it
-        name = message.split('"')[1]
-        for profile in profiles.value:
-            for node in _walk(_child(profile, "plugins")):
-                if isinstance(node, yaml.ScalarNode) and node.value == name:
-                    return int(node.start_mark.line) + 1
-    return None
-
-
-def _child(node: yaml.Node | None, key: str) -> yaml.Node | None:
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            if _scalar(key_node) == key:
-                return value_node  # type: ignore[no-any-return]
-    return None
-
-
-def _key_line(node: yaml.Node, key: str) -> int | None:
-    if isinstance(node, yaml.MappingNode):
-        for key_node, _ in node.value:
-            if _scalar(key_node) == key:
-                return int(key_node.start_mark.line) + 1
-    return None
-
-
-def _deepest_line(node: yaml.Node, keys: list[str]) -> int:
-    """The line of the last key of `keys` present under node (the item's own line if none is)."""
-    line = int(node.start_mark.line) + 1
-    for key in keys:
-        key_line = _key_line(node, key)
-        child = _child(node, key)
-        if key_line is None or child is None:
-            break
-        line, node = key_line, child
-    return line
-
-
-def _items(node: yaml.Node | None) -> list[yaml.Node]:
-    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
-
-
-def _scalar(node: yaml.Node | None) -> str | None:
-    return str(node.value) if isinstance(node, yaml.ScalarNode) else None
-
-
-def _walk(node: yaml.Node | None) -> Iterator[yaml.Node]:
-    if node is None:
-        return
-    yield node
-    if isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            yield from _walk(item)
-    elif isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            yield from _walk(key_node)
-            yield from _walk(value_node)
+def _problem(where: str, error: ManifestError) -> SideProblem:
+    """The engine's error names the document, the field and the line (a plugin's args too)."""
+    return SideProblem(where, error.message, error.document, error.path, error.line)
 
 
 # ---------------------------------------------------------------------------- for the template

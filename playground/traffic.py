@@ -20,8 +20,9 @@ from playground.models import Run
 from playground.runs import MAX_RUN_EVENTS, Replay, replay
 from scheduler_core.api.manifests import Manifest
 from scheduler_core.api.types import Node, Pod
-from scheduler_core.api.workloads import Ingress, ReplicaSet, Service
+from scheduler_core.api.workloads import ReplicaSet, Service
 from scheduler_core.controllers.endpoints import compute_endpoints
+from scheduler_core.controllers.node_lifecycle import NodeLifecycleController
 from scheduler_core.explain import traffic as engine
 from scheduler_core.store.cluster import Cluster
 
@@ -235,10 +236,11 @@ def _compute(run: Run, query: TrafficQuery) -> TrafficView:
     replayed = replay(run, query.seq)
     cluster = replayed.cluster
     down = _unreachable(replayed)
-    state = engine.traffic_state(cluster, run.seed, requests=query.requests)
-    legend = Legend(cluster, (node.name for node in down))
-    flows = [_service_flow(cluster, legend, entry) for entry in state["services"]]
-    flows += [_ingress_flow(cluster, legend, entry) for entry in state["ingresses"]]
+    stopped = frozenset(node.name for node in down)
+    reports = engine.traffic_reports(cluster, run.seed, requests=query.requests, down=stopped)
+    legend = Legend(cluster, stopped)
+    flows = [_service_flow(cluster, legend, report) for report in reports.services]
+    flows += [_ingress_flow(cluster, legend, report) for report in reports.ingresses]
     if query.probe is not None:
         probe = query.probe
         report = engine.ingress_traffic(
@@ -248,89 +250,66 @@ def _compute(run: Run, query: TrafficQuery) -> TrafficView:
             headers=dict(probe.headers),
             requests=query.requests,
             seed=run.seed,
+            down=stopped,
         )
-        entry = {"host": probe.host, "path": probe.path, "headers": dict(probe.headers), **report.as_dict()}
-        flows.append(replace(_ingress_flow(cluster, legend, entry), probe=True))
+        flows.append(replace(_ingress_flow(cluster, legend, report), probe=True))
     return TrafficView(query.seq, replayed.time, query.requests, tuple(flows), down)
 
 
 def _unreachable(replayed: Replay) -> tuple[DownNode, ...]:
-    """The nodes a `node-down` stopped, shown to traffic.py as the machines clients meet.
-
-    traffic.py takes a node that is not Ready for one that answers nothing (its tests model a node
-    going down that way). The API server keeps a stopped node Ready until the node lifecycle
-    controller's grace period ends, but its address and its pods stop answering at once: that is
-    the window in which kube-proxy still sends the pods their share and those requests time out.
-    The replayed store is a copy thrown away afterwards, so changing it changes nothing else.
-    """
+    """The nodes a `node-down` stopped. The API server keeps a stopped node Ready until the node
+    lifecycle controller's grace period ends, but its address and its pods stop answering at once:
+    the engine's traffic is told which (`down`), and the window in which kube-proxy still sends
+    the pods their share and those requests time out shows."""
     lifecycle = replayed.simulation.controller("node-lifecycle")
-    if lifecycle is None:
+    if not isinstance(lifecycle, NodeLifecycleController):
         return ()
-    cluster = replayed.cluster
-    down = []
-    for node in sorted(cluster.objects(Node), key=lambda n: n.name):
-        if not lifecycle.is_stopped(node.name):
-            continue
-        down.append(DownNode(node.name, still_ready=bool(node.status.ready)))
-        if node.status.ready:
-            cluster.update(replace(node, status=replace(node.status, ready=False)))
-    return tuple(down)
-
-
-def _service_flow(cluster: Cluster, legend: "Legend", entry: dict[str, Any]) -> Flow:
-    _, namespace, name = entry["target"].split("/", 2)
-    return _flow(cluster, legend, "Service", f"{namespace}/{name}", namespace, entry)
-
-
-def _ingress_flow(cluster: Cluster, legend: "Legend", entry: dict[str, Any]) -> Flow:
-    host, path = entry["host"], entry["path"]
-    every = cluster.objects(Ingress)
-    probe = path if path.startswith("/") else "/" + path
-    main = engine.route([i for i in every if not engine.is_canary(i)], host, probe)
-    namespace = main.ingress.metadata.namespace if main else "default"
-    canary = engine.canary_for([i for i in every if engine.is_canary(i)], main) if main else None
-    flow = _flow(cluster, legend, "Ingress", f"{host or '*'}{path}", namespace, entry)
-    return replace(
-        flow,
-        headers=tuple(sorted((entry.get("headers") or {}).items())),
-        canary=_canary(canary) if canary else None,
+    nodes = sorted(replayed.cluster.objects(Node), key=lambda n: n.name)
+    return tuple(
+        DownNode(node.name, still_ready=bool(node.status.ready)) for node in nodes if lifecycle.is_stopped(node.name)
     )
 
 
-def _canary(route: engine.Route) -> Canary:
-    notes = route.ingress.metadata.annotations
-    weight = notes.get(engine.CANARY_WEIGHT, "0")
-    total = notes.get(engine.CANARY_WEIGHT_TOTAL, str(engine.DEFAULT_WEIGHT_TOTAL))
-    header = notes.get(engine.CANARY_BY_HEADER, "")
-    if header:
-        value = notes.get(engine.CANARY_BY_HEADER_VALUE) or (
-            f"matches {notes[engine.CANARY_BY_HEADER_PATTERN]}"
-            if notes.get(engine.CANARY_BY_HEADER_PATTERN)
-            else "always/never"
-        )
-        header = f"{header}: {value}"
-    cookie = notes.get(engine.CANARY_BY_COOKIE, "")
+def _service_flow(cluster: Cluster, legend: "Legend", report: engine.TrafficReport) -> Flow:
+    _, namespace, name = report.target.split("/", 2)
+    return _flow(cluster, legend, "Service", f"{namespace}/{name}", namespace, report)
+
+
+def _ingress_flow(cluster: Cluster, legend: "Legend", report: engine.TrafficReport) -> Flow:
+    namespace = report.namespace or "default"  # no route: the 404 of the controller's namespace
+    flow = _flow(cluster, legend, "Ingress", f"{report.host or '*'}{report.path}", namespace, report)
+    canary = report.canary
+    return replace(flow, headers=tuple(sorted(report.headers.items())), canary=_canary(canary) if canary else None)
+
+
+def _canary(rule: engine.CanaryRule) -> Canary:
+    header = ""
+    if rule.header:
+        value = rule.header_value or (f"matches {rule.header_pattern}" if rule.header_pattern else "always/never")
+        header = f"{rule.header}: {value}"
     return Canary(
-        ingress=route.ingress.metadata.name,
-        service=route.service,
-        weight=f"{weight} of {total}",
+        ingress=rule.ingress,
+        service=rule.service,
+        weight=f"{rule.weight} of {rule.weight_total}",
         header=header,
-        cookie=f"{cookie}=always/never" if cookie else "",
+        cookie=f"{rule.cookie}=always/never" if rule.cookie else "",
     )
 
 
-def _flow(cluster: Cluster, legend: "Legend", kind: str, name: str, namespace: str, entry: dict[str, Any]) -> Flow:
-    requests = entry["requests"]
-    failures = sum(entry["failed"].values())
-    pods = {pod: cluster.get(Pod, f"{namespace}/{pod}") for pod in entry["pods"]}
-    versions = {pod: version_of(pods[pod], pod) for pod in entry["pods"]}
+def _flow(
+    cluster: Cluster, legend: "Legend", kind: str, name: str, namespace: str, report: engine.TrafficReport
+) -> Flow:
+    requests = report.requests
+    failures = report.failures
+    pods = {pod: cluster.get(Pod, f"{namespace}/{pod}") for pod in report.pods}
+    versions = {pod: version_of(pods[pod], pod) for pod in report.pods}
     by_version: dict[str, int] = {}
-    for pod_name, count in entry["pods"].items():
+    for pod_name, count in sorted(report.pods.items()):
         by_version[versions[pod_name]] = by_version.get(versions[pod_name], 0) + count
-    failed = [(reason, count, "", "") for reason, count in entry["failed"].items()]
+    failed = [(reason, count, "", "") for reason, count in sorted(report.failed.items())]
     pod_parts = [
         (pod_name, count, legend.version(versions[pod_name]), f"{versions[pod_name]} · on {_node_of(pods[pod_name])}")
-        for pod_name, count in sorted(entry["pods"].items(), key=lambda item: (legend.rank(versions[item[0]]), item[0]))
+        for pod_name, count in sorted(report.pods.items(), key=lambda item: (legend.rank(versions[item[0]]), item[0]))
     ]
     version_parts = [
         (version, count, legend.version(version), "")
@@ -338,30 +317,30 @@ def _flow(cluster: Cluster, legend: "Legend", kind: str, name: str, namespace: s
     ]
     backends = [
         (service, count, legend.backend(cluster, namespace, service), "")
-        for service, count in entry["backends"].items()
+        for service, count in sorted(report.backends.items())
     ]
     return Flow(
         kind=kind,
         name=name,
-        via=entry["via"],
+        via=report.via,
         requests=requests,
-        served=entry["served"],
+        served=report.served,
         failures=failures,
-        retried=entry["retried"],
-        served_percent=_percent(entry["served"], requests),
+        retried=report.retried,
+        served_percent=_percent(report.served, requests),
         failed_percent=_percent(failures, requests),
         pods=_bar(pod_parts + failed, requests),
         versions=_bar(version_parts + failed, requests),
         nodes=_bar(
-            [*_node_parts(legend, entry["nodes"]), *([("failed", failures, "", "")] if failures else [])], requests
+            [*_node_parts(legend, report.nodes), *([("failed", failures, "", "")] if failures else [])], requests
         ),
-        entry_nodes=_bar(_node_parts(legend, entry["entryNodes"]), requests),
+        entry_nodes=_bar(_node_parts(legend, report.entry_nodes), requests),
         backends=_bar(backends, requests),
     )
 
 
 def _node_parts(legend: "Legend", counts: Mapping[str, int]) -> list[tuple[str, int, str, str]]:
-    return [(node, count, legend.node(node), legend.node_note(node)) for node, count in counts.items()]
+    return [(node, count, legend.node(node), legend.node_note(node)) for node, count in sorted(counts.items())]
 
 
 def _node_of(pod: Pod | None) -> str:

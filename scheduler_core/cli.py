@@ -17,7 +17,7 @@ from scheduler_core.api.manifests import Manifest, load_manifests
 from scheduler_core.api.timeline import DurationError, parse_duration
 from scheduler_core.api.yaml_loader import MAX_YAML_BYTES
 from scheduler_core.explain.explain import Explanation, explain
-from scheduler_core.scheduler.config import SchedulerConfiguration, parse_configuration
+from scheduler_core.scheduler.config import CONFIG_DOCUMENT, SchedulerConfiguration, parse_configuration
 from scheduler_core.simulation.simulation import Simulation
 from scheduler_core.simulation.state import cluster_state
 from scheduler_core.store.cluster import Cluster, SimulationLimitError
@@ -260,6 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
+    args: argparse.Namespace | None = None
     try:
         args = build_parser().parse_args(argv)
         run: Any = args.run
@@ -268,6 +269,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         err.write(f"error: {error}\n")
         return EXIT_BAD_INPUT
     except ManifestError as error:
+        config = getattr(args, "config", None)
+        if config and not error.source and error.document == CONFIG_DOCUMENT:
+            error.source = config  # a plugin refused its args when the scheduler was built
         err.write(f"error: {error}\n")
         return EXIT_BAD_INPUT
     except RecursionError:

@@ -42,7 +42,7 @@ Ingresses), rewrite and TLS annotations.
 
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,6 +96,12 @@ class TrafficReport:
     entry_nodes: dict[str, int] = field(default_factory=dict)
     failed: dict[str, int] = field(default_factory=dict)
     retried: int = 0
+    # An Ingress stream: the request sent, the namespace of the Ingress that serves it, its canary.
+    host: str = ""
+    path: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    namespace: str = ""
+    canary: "CanaryRule | None" = None
 
     @property
     def served(self) -> int:
@@ -136,7 +142,11 @@ def _generator(seed: int, label: str) -> random.Random:
     return random.Random(f"traffic/{seed}/{label}")
 
 
-def _node_up(cluster: Cluster, name: str) -> bool:
+def _node_up(cluster: Cluster, name: str, down: Collection[str]) -> bool:
+    """The node answers: Ready, and not one whose machine is stopped (`down`: a node-down action
+    before the node lifecycle controller's grace period has turned it NotReady)."""
+    if name in down:
+        return False
     node = cluster.get(Node, name)
     return node is not None and bool(node.status.ready)
 
@@ -173,9 +183,11 @@ def service_traffic(
     seed: int = 0,
     via: str | None = None,
     node: str | None = None,
+    down: Collection[str] = (),
 ) -> TrafficReport:
     """Send `requests` requests to Service namespace/name through its ClusterIP, a NodePort (of
-    every node in turn, or of `node`) or its LoadBalancer; `via` defaults to the Service's type."""
+    every node in turn, or of `node`) or its LoadBalancer; `via` defaults to the Service's type.
+    `down`: nodes whose machine is stopped though the API may still call them Ready."""
     service = cluster.get(Service, f"{namespace}/{name}")
     if service is None:
         raise TrafficError(f'services "{name}" not found')
@@ -196,7 +208,7 @@ def service_traffic(
     if entry == VIA_CLUSTER_IP:
         usable = usable_endpoints(endpoints)
         for _ in range(report.requests):
-            _proxy(cluster, report, rng, usable, FAILED_NO_ENDPOINTS)
+            _proxy(cluster, report, rng, usable, FAILED_NO_ENDPOINTS, down)
         return report
 
     nodes = sorted(n.name for n in cluster.objects(Node))
@@ -206,13 +218,13 @@ def service_traffic(
             if not targets:
                 report._fail(FAILED_NODE_DOWN)
                 continue
-            _via_node(cluster, report, rng, endpoints, targets[index % len(targets)], local)
+            _via_node(cluster, report, rng, endpoints, targets[index % len(targets)], local, down)
         return report
 
     healthy = [
         name
         for name in nodes
-        if _node_up(cluster, name)
+        if _node_up(cluster, name, down)
         and EXCLUDE_FROM_LOAD_BALANCERS not in _node_labels(cluster, name)
         and (not local or usable_endpoints([e for e in endpoints if e.node == name]))
     ]
@@ -220,7 +232,7 @@ def service_traffic(
         if not healthy:
             report._fail(FAILED_NO_HEALTHY_NODES)
             continue
-        _via_node(cluster, report, rng, endpoints, healthy[rng.randrange(len(healthy))], local)
+        _via_node(cluster, report, rng, endpoints, healthy[rng.randrange(len(healthy))], local, down)
     return report
 
 
@@ -231,28 +243,33 @@ def _via_node(
     endpoints: Sequence[Endpoint],
     entry: str,
     local: bool,
+    down: Collection[str],
 ) -> None:
     _count(report.entry_nodes, entry)
-    if not _node_up(cluster, entry):
+    if not _node_up(cluster, entry, down):
         report._fail(FAILED_NODE_DOWN)
         return
     if local:
-        _proxy(
-            cluster, report, rng, usable_endpoints([e for e in endpoints if e.node == entry]), FAILED_NO_LOCAL_ENDPOINTS
-        )
+        local_endpoints = usable_endpoints([e for e in endpoints if e.node == entry])
+        _proxy(cluster, report, rng, local_endpoints, FAILED_NO_LOCAL_ENDPOINTS, down)
     else:
-        _proxy(cluster, report, rng, usable_endpoints(endpoints), FAILED_NO_ENDPOINTS)
+        _proxy(cluster, report, rng, usable_endpoints(endpoints), FAILED_NO_ENDPOINTS, down)
 
 
 def _proxy(
-    cluster: Cluster, report: TrafficReport, rng: random.Random, usable: Sequence[Endpoint], empty_reason: str
+    cluster: Cluster,
+    report: TrafficReport,
+    rng: random.Random,
+    usable: Sequence[Endpoint],
+    empty_reason: str,
+    down: Collection[str],
 ) -> None:
     """kube-proxy: one random usable endpoint; a pod on a node that is down never answers."""
     if not usable:
         report._fail(empty_reason)
         return
     endpoint = usable[rng.randrange(len(usable))]
-    if _node_up(cluster, endpoint.node):
+    if _node_up(cluster, endpoint.node, down):
         report._serve(endpoint)
     else:
         report._fail(FAILED_ENDPOINT_UNREACHABLE)
@@ -383,9 +400,36 @@ def routes_to_canary(
         return True
     if cookie == "never":
         return False
-    weight = _int_annotation(annotations, CANARY_WEIGHT, 0)
-    total = max(_int_annotation(annotations, CANARY_WEIGHT_TOTAL, DEFAULT_WEIGHT_TOTAL), DEFAULT_WEIGHT_TOTAL)
-    return rng.randint(1, total) <= weight
+    rule = canary_rule(Route(canary, "", "", ""))
+    return rng.randint(1, rule.weight_total) <= rule.weight
+
+
+@dataclass(frozen=True, slots=True)
+class CanaryRule:
+    """How a canary Ingress picks requests (ingress-nginx annotations), as routes_to_canary reads them."""
+
+    ingress: str
+    service: str
+    weight: int
+    weight_total: int
+    header: str = ""  # canary-by-header: its name
+    header_value: str = ""  # canary-by-header-value, else
+    header_pattern: str = ""  # canary-by-header-pattern, else "always"/"never"
+    cookie: str = ""  # canary-by-cookie: its name ("always"/"never")
+
+
+def canary_rule(canary: Route) -> CanaryRule:
+    annotations = canary.ingress.metadata.annotations
+    return CanaryRule(
+        ingress=canary.ingress.metadata.name,
+        service=canary.service,
+        weight=_int_annotation(annotations, CANARY_WEIGHT, 0),
+        weight_total=max(_int_annotation(annotations, CANARY_WEIGHT_TOTAL, DEFAULT_WEIGHT_TOTAL), DEFAULT_WEIGHT_TOTAL),
+        header=annotations.get(CANARY_BY_HEADER, ""),
+        header_value=annotations.get(CANARY_BY_HEADER_VALUE, ""),
+        header_pattern=annotations.get(CANARY_BY_HEADER_PATTERN, ""),
+        cookie=annotations.get(CANARY_BY_COOKIE, ""),
+    )
 
 
 class _RoundRobin:
@@ -410,21 +454,26 @@ def ingress_traffic(
     seed: int = 0,
     headers: Mapping[str, str] | None = None,
     cookies: Mapping[str, str] | None = None,
+    down: Collection[str] = (),
 ) -> TrafficReport:
     """Send `requests` HTTP requests for host and path (with these headers and cookies) through
-    the ingress controller."""
+    the ingress controller. `down` as for service_traffic."""
     headers = headers or {}
     cookies = cookies or {}
     every = cluster.objects(Ingress)
     mains = [i for i in every if not is_canary(i)]
     canaries = [i for i in every if is_canary(i)]
     label = f"Ingress/{host or '*'}{path}"
-    report = TrafficReport(target=label, requests=max(requests, 0), via="Ingress")
+    report = TrafficReport(
+        target=label, requests=max(requests, 0), via="Ingress", host=host, path=path, headers=dict(headers)
+    )
     main = route(mains, host, path)
     if main is None:
         report.failed[FAILED_NOT_FOUND] = report.requests
         return report
     canary = canary_for(canaries, main)
+    report.namespace = main.ingress.metadata.namespace
+    report.canary = canary_rule(canary) if canary else None
     extras = "".join(f"/{k}={v}" for k, v in sorted(headers.items())) + "".join(
         f"/cookie:{k}={v}" for k, v in sorted(cookies.items())
     )
@@ -448,7 +497,7 @@ def ingress_traffic(
             report._fail(FAILED_SERVICE_UNAVAILABLE)
             continue
         _count(report.backends, chosen.service)
-        _upstream(cluster, report, balancers[chosen.service])
+        _upstream(cluster, report, balancers[chosen.service], down)
     return report
 
 
@@ -457,12 +506,12 @@ def _service_endpoints(cluster: Cluster, namespace: str, name: str) -> tuple[End
     return compute_endpoints(cluster, service) if service is not None else ()
 
 
-def _upstream(cluster: Cluster, report: TrafficReport, balancer: _RoundRobin) -> None:
+def _upstream(cluster: Cluster, report: TrafficReport, balancer: _RoundRobin, down: Collection[str]) -> None:
     """proxy_pass with proxy_next_upstream error timeout: a dead endpoint is retried on the next."""
     tries = min(NGINX_UPSTREAM_TRIES, len(balancer.endpoints))
     for attempt in range(tries):
         endpoint = balancer.pick()
-        if _node_up(cluster, endpoint.node):
+        if _node_up(cluster, endpoint.node, down):
             if attempt:
                 report.retried += 1
             report._serve(endpoint)
@@ -473,15 +522,21 @@ def _upstream(cluster: Cluster, report: TrafficReport, balancer: _RoundRobin) ->
 # ---------------------------------------------------------------------------- the web app's view
 
 
-def traffic_state(cluster: Cluster, seed: int, requests: int = 100) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class TrafficReports:
+    services: tuple[TrafficReport, ...]
+    ingresses: tuple[TrafficReport, ...]  # each route, and each with its canary header sent
+
+
+def traffic_reports(cluster: Cluster, seed: int, requests: int = 100, down: Collection[str] = ()) -> TrafficReports:
     """Every Service with a selector and every Ingress route, each sent `requests` requests:
-    what the web app shows beside the cluster at one instant."""
+    what the web app shows beside the cluster at one instant. `down` as for service_traffic."""
     services = []
     for service in sorted(cluster.objects(Service), key=lambda s: (s.metadata.namespace, s.metadata.name)):
         if not service.spec.selector:
             continue
         namespace, name = service.metadata.namespace, service.metadata.name
-        services.append(service_traffic(cluster, namespace, name, requests=requests, seed=seed).as_dict())
+        services.append(service_traffic(cluster, namespace, name, requests=requests, seed=seed, down=down))
     ingresses = []
     seen: set[tuple[str, str]] = set()
     every = _ordered(cluster.objects(Ingress))
@@ -492,8 +547,9 @@ def traffic_state(cluster: Cluster, seed: int, requests: int = 100) -> dict[str,
                     continue
                 seen.add((rule.host, rule_path.path))
                 probe = rule_path.path if rule_path.path.startswith("/") else "/" + rule_path.path
-                report = ingress_traffic(cluster, host=rule.host, path=probe, requests=requests, seed=seed)
-                ingresses.append({"host": rule.host, "path": rule_path.path, **report.as_dict()})
+                report = ingress_traffic(cluster, host=rule.host, path=probe, requests=requests, seed=seed, down=down)
+                report.path = rule_path.path  # reported under the rule's own path
+                ingresses.append(report)
                 for canary in every:
                     header = canary.metadata.annotations.get(CANARY_BY_HEADER, "") if is_canary(canary) else ""
                     if not header or not any(
@@ -501,11 +557,26 @@ def traffic_state(cluster: Cluster, seed: int, requests: int = 100) -> dict[str,
                         for r in canary.spec.rules
                     ):
                         continue
-                    sent = canary.metadata.annotations.get(CANARY_BY_HEADER_VALUE) or "always"
+                    value = canary.metadata.annotations.get(CANARY_BY_HEADER_VALUE) or "always"
                     with_header = ingress_traffic(
-                        cluster, host=rule.host, path=probe, requests=requests, seed=seed, headers={header: sent}
+                        cluster,
+                        host=rule.host,
+                        path=probe,
+                        requests=requests,
+                        seed=seed,
+                        headers={header: value},
+                        down=down,
                     )
-                    ingresses.append(
-                        {"host": rule.host, "path": rule_path.path, "headers": {header: sent}, **with_header.as_dict()}
-                    )
-    return {"services": services, "ingresses": ingresses}
+                    with_header.path = rule_path.path
+                    ingresses.append(with_header)
+    return TrafficReports(tuple(services), tuple(ingresses))
+
+
+def traffic_state(cluster: Cluster, seed: int, requests: int = 100) -> dict[str, Any]:
+    """traffic_reports as JSON: each Ingress entry with its host, path and the headers sent."""
+    reports = traffic_reports(cluster, seed, requests)
+    ingresses = []
+    for report in reports.ingresses:
+        sent = {"headers": report.headers} if report.headers else {}
+        ingresses.append({"host": report.host, "path": report.path, **sent, **report.as_dict()})
+    return {"services": [report.as_dict() for report in reports.services], "ingresses": ingresses}

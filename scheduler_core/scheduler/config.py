@@ -14,6 +14,7 @@ from scheduler_core.api.fields import Fields
 from scheduler_core.api.yaml_loader import load_documents
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
+CONFIG_DOCUMENT = "KubeSchedulerConfiguration"  # what an error in a configuration names
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
 DEFAULT_POD_INITIAL_BACKOFF_SECONDS = 1
 DEFAULT_POD_MAX_BACKOFF_SECONDS = 10
@@ -28,6 +29,7 @@ EXTENSION_POINTS = (
 class PluginRef:
     name: str
     weight: int = 0  # 0 means "not given"
+    line: int | None = field(default=None, compare=False)  # where the configuration names it
 
 
 # default_plugins.go: the order is the order plugins run in at every extension point. DynamicResources
@@ -83,6 +85,31 @@ class Profile:
     points: Mapping[str, PluginSet] = field(default_factory=dict)  # extension point -> explicit set
     plugin_args: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     percentage_of_nodes_to_score: int | None = None
+    # Each pluginConfig item as written (a marked mapping: its keys' lines), by plugin name.
+    plugin_config_items: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False)
+
+    def plugin_line(self, name: str) -> int | None:
+        """The line naming the plugin in the profile's plugins (None for a default one)."""
+        for plugin_set in (self.multi_point, *self.points.values()):
+            for ref in plugin_set.enabled:
+                if ref.name == name and ref.line is not None:
+                    return ref.line
+        return None
+
+    def line_of(self, path: str) -> int | None:
+        """The line of a `pluginConfig[Name].args.some.field` path: its deepest key the item has.
+        Plugins check their args when a framework is built, after parsing; this finds where."""
+        if not path.startswith("pluginConfig["):
+            return None
+        name, _, rest = path[len("pluginConfig[") :].partition("]")
+        node: Any = self.plugin_config_items.get(name)
+        line = getattr(node, "line", None)
+        for key in (part for part in rest.split(".") if part):
+            key_lines = getattr(node, "key_lines", None)
+            if not isinstance(node, Mapping) or key_lines is None or key not in key_lines:
+                break
+            line, node = key_lines[key], node[key]
+        return line
 
     def args_for(self, plugin: str) -> Mapping[str, Any]:
         if plugin in self.plugin_args:
@@ -139,7 +166,7 @@ def _plugin_set(fields: Fields | None) -> PluginSet:
         if not name:
             raise item.error("name", "Required value")
         weight = item.int32("weight", "Plugin", 0, minimum=0) or 0
-        enabled.append(PluginRef(name, weight))
+        enabled.append(PluginRef(name, weight, item.line_of("name")))
     disabled = []
     for item in fields.objects("disabled"):
         item.reject_unknown({"name"})
@@ -170,6 +197,7 @@ def parse_profile(fields: Fields) -> Profile:
             if plugin_set.enabled or plugin_set.disabled:
                 points[point] = plugin_set
     plugin_args: dict[str, Mapping[str, Any]] = {}
+    items: dict[str, Mapping[str, Any]] = {}
     for item in fields.objects("pluginConfig"):
         item.reject_unknown({"name", "args"})
         name = item.string("name")
@@ -179,12 +207,14 @@ def parse_profile(fields: Fields) -> Profile:
             raise item.error("name", f'Duplicate value: "{name}"')
         args = item.object("args")
         plugin_args[name] = dict(args.data) if args is not None else {}
+        items[name] = item.data
     return Profile(
         scheduler_name=fields.string("schedulerName") or DEFAULT_SCHEDULER_NAME,
         multi_point=merge_plugin_set(PluginSet(DEFAULT_MULTI_POINT), custom_multi_point),
         points=points,
         plugin_args=plugin_args,
         percentage_of_nodes_to_score=_percentage(fields, "percentageOfNodesToScore"),
+        plugin_config_items=items,
     )
 
 

@@ -138,8 +138,19 @@ class Framework:
             if name in self.instances:
                 continue
             if name not in registry:
-                raise ManifestError("KubeSchedulerConfiguration", "profiles.plugins", f'plugin "{name}" does not exist')
-            self.instances[name] = registry[name](profile.args_for(name), handle)
+                raise ManifestError(
+                    "KubeSchedulerConfiguration",
+                    "profiles.plugins",
+                    f'plugin "{name}" does not exist',
+                    profile.plugin_line(name),
+                )
+            try:
+                self.instances[name] = registry[name](profile.args_for(name), handle)
+            except ManifestError as error:  # a plugin refuses its args: say where they are
+                if error.line is not None:
+                    raise
+                line = profile.line_of(error.path) or profile.plugin_line(name)
+                raise ManifestError(error.document, error.path, error.message, line) from None
         self.points: dict[str, list[Any]] = {point: self._expand(point, kind) for point, kind in _POINT_TYPES.items()}
         # PreFilter plugins with add_pod/remove_pod (PreFilterExtensions), for preemption's what-ifs
         self._pre_filter_extensions: list[Any] = [
@@ -171,6 +182,7 @@ class Framework:
                     "KubeSchedulerConfiguration",
                     "profiles.plugins.multiPoint",
                     f'plugin "{ref.name}" already registered',
+                    ref.line,
                 )
             from_multi_point.append(ref.name)
         ordered = [name for name in explicit_names if name in overrides]
@@ -182,6 +194,7 @@ class Framework:
                     "KubeSchedulerConfiguration",
                     f"profiles.plugins.{point}",
                     f'plugin "{name}" does not extend {point}',
+                    self.profile.plugin_line(name),
                 )
         return [self.instances[name] for name in ordered]
 

@@ -164,3 +164,21 @@ def test_simulate_help_describes_at_event(capsys):
     with pytest.raises(SystemExit):
         build_parser().parse_args(["simulate", "--help"])
     assert "--at-event N" in capsys.readouterr().out
+
+
+def test_a_plugin_argument_refused_when_the_scheduler_is_built_names_the_file_and_line(tmp_path: Path):
+    config = tmp_path / "ksc.yaml"
+    config.write_text(
+        "apiVersion: kubescheduler.config.k8s.io/v1\n"
+        "kind: KubeSchedulerConfiguration\n"
+        "profiles:\n"
+        "- pluginConfig:\n"
+        "  - name: NodeResourcesFit\n"
+        "    args:\n"
+        "      scoringStrategy:\n"
+        "        type: FewestPods\n"
+    )
+    cluster = str(DATA / "pending_cluster.yaml")
+    status, _, err = run("explain", "-f", cluster, "--pod", "shop/big", "--config", str(config))
+    assert status == EXIT_BAD_INPUT
+    assert err.startswith(f"error: {config}:8: KubeSchedulerConfiguration pluginConfig[NodeResourcesFit]")

@@ -7,7 +7,6 @@ from django.test import Client
 from django.urls import reverse
 
 from playground import board, runs
-from playground.compare import config_line
 from playground.models import Run
 from playground.scenarios import create_scenario
 
@@ -119,11 +118,21 @@ def test_a_plugin_argument_the_scheduler_refuses_is_located_in_the_yaml(client):
     assert "Unsupported value: &quot;FewestPods&quot;" in problem
 
 
-def test_an_unknown_plugin_is_located_by_its_name():
+def test_an_unknown_plugin_is_located_by_its_name(client):
+    scenario, _ = create_scenario("bogus", nodes=ZONED_NODES, workload_yaml=THREE_PODS)
     config = (
-        "kind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n    score:\n      enabled:\n      - {name: Bogus}\n"
+        "apiVersion: kubescheduler.config.k8s.io/v1\n"
+        "kind: KubeSchedulerConfiguration\n"
+        "profiles:\n"
+        "- plugins:\n"
+        "    score:\n"
+        "      enabled:\n"
+        "      - {name: Bogus}\n"
     )
-    assert config_line(config, "profiles.plugins", 'plugin "Bogus" does not exist') == 6
+    response = client.get(reverse("compare", args=[scenario.slug]), {"config": "custom", "config_yaml": config})
+    assert response.status_code == 422
+    problem = response.content.decode().split('data-testid="problem-B"', 1)[1].split("</div>", 1)[0]
+    assert "line 7:" in problem and "plugin &quot;Bogus&quot; does not exist" in problem
 
 
 def test_invalid_yaml_gives_the_parsers_line_not_a_server_error(client):

@@ -107,6 +107,20 @@ def test_a_node_going_down(spread):
     assert balanced.failed == {} and down not in balanced.entry_nodes
 
 
+def test_a_node_named_down_answers_nothing_while_the_api_still_calls_it_ready(spread):
+    """A node-down action stops the machine at once; the API keeps it Ready through the grace
+    period. Told which nodes are down, traffic is what a NotReady node gives, the store untouched."""
+    down = node_of(spread, "nginx-b")
+    told = service_traffic(spread.cluster, "default", "nginx", requests=300, seed=7, down={down})
+    through_ingress = ingress_traffic(spread.cluster, requests=300, seed=7, down={down})
+    node_port = service_traffic(spread.cluster, "default", "nginx-np", requests=300, seed=7, down={down})
+    assert spread.cluster.get(Node, down).status.ready  # nothing written
+    node_goes_down(spread, down)
+    assert told.as_dict() == service_traffic(spread.cluster, "default", "nginx", requests=300, seed=7).as_dict()
+    assert through_ingress.as_dict() == ingress_traffic(spread.cluster, requests=300, seed=7).as_dict()
+    assert node_port.failed[traffic.FAILED_NODE_DOWN] == 100  # its own address answers nothing
+
+
 def test_the_tutorials_deployment_is_spread_and_served_the_same_way():
     if "deployment" not in [factory.name for factory in default_controllers()]:
         pytest.skip("needs the Deployment and ReplicaSet controllers")
@@ -197,6 +211,22 @@ def test_a_canary_ingress_takes_its_weight_of_the_traffic():
     assert set(report.backends) == {"svc-v1", "svc-v2"} and 70 <= report.backends["svc-v2"] <= 130
     assert report.pods["app-v2-1"] == report.backends["svc-v2"]
     assert report.as_dict() == ingress_traffic(sim.cluster, host="app.example.com", requests=1000, seed=1).as_dict()
+
+
+def test_an_ingress_report_names_the_route_namespace_and_its_canary_rule():
+    sim = simulate("svc_ingress_canary.yaml")
+    report = ingress_traffic(sim.cluster, host="app.example.com", requests=10, headers={"Language": "kr"})
+    assert (report.host, report.path, report.headers, report.namespace) == (
+        "app.example.com",
+        "/",
+        {"Language": "kr"},
+        "default",
+    )
+    rule = report.canary
+    assert rule is not None and rule.service == "svc-v2" and rule.header == "Language"
+    assert (rule.weight, rule.weight_total) == (10, 100) and rule.header_value == "kr"
+    missing = ingress_traffic(sim.cluster, host="nowhere.example.com", requests=5)
+    assert missing.failed == {traffic.FAILED_NOT_FOUND: 5} and missing.namespace == "" and missing.canary is None
 
 
 def test_a_canary_by_header_takes_every_request_with_the_header_value():
