@@ -1,0 +1,90 @@
+"""Engine objects back to manifest fields, as kubectl would write them: what a suggested fix shows
+as the YAML to put into an object. The inverse of api/parse.py for the fields fixes change."""
+
+from typing import Any
+
+import yaml
+
+from scheduler_core.api.types import (
+    LabelSelector,
+    NodeSelectorRequirement,
+    NodeSelectorTerm,
+    PodAffinityTerm,
+    Taint,
+    Toleration,
+    TopologySpreadConstraint,
+)
+
+
+def dump_yaml(data: Any) -> str:
+    text: str = yaml.safe_dump(data, sort_keys=False, default_flow_style=False, allow_unicode=True, width=1000)
+    return text.rstrip("\n")
+
+
+def toleration_manifest(toleration: Toleration) -> dict[str, Any]:
+    entry: dict[str, Any] = {"key": toleration.key, "operator": toleration.operator}
+    if toleration.operator != "Exists":
+        entry["value"] = toleration.value
+    entry["effect"] = toleration.effect
+    return entry
+
+
+def taint_manifest(taint: Taint) -> dict[str, Any]:
+    entry: dict[str, Any] = {"key": taint.key}
+    if taint.value:
+        entry["value"] = taint.value
+    entry["effect"] = taint.effect
+    return entry
+
+
+def node_selector_requirement_manifest(requirement: NodeSelectorRequirement) -> dict[str, Any]:
+    entry: dict[str, Any] = {"key": requirement.key, "operator": requirement.operator}
+    if requirement.values:
+        entry["values"] = list(requirement.values)
+    return entry
+
+
+def node_selector_term_manifest(term: NodeSelectorTerm) -> dict[str, Any]:
+    entry: dict[str, Any] = {}
+    if term.match_expressions:
+        entry["matchExpressions"] = [node_selector_requirement_manifest(r) for r in term.match_expressions]
+    if term.match_fields:
+        entry["matchFields"] = [node_selector_requirement_manifest(r) for r in term.match_fields]
+    return entry
+
+
+def label_selector_manifest(selector: LabelSelector | None) -> dict[str, Any] | None:
+    if selector is None:
+        return None
+    entry: dict[str, Any] = {}
+    if selector.match_labels:
+        entry["matchLabels"] = dict(selector.match_labels)
+    if selector.match_expressions:
+        entry["matchExpressions"] = [
+            {"key": r.key, "operator": r.operator, **({"values": list(r.values)} if r.values else {})}
+            for r in selector.match_expressions
+        ]
+    return entry
+
+
+def spread_constraint_manifest(constraint: TopologySpreadConstraint) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "maxSkew": constraint.max_skew,
+        "topologyKey": constraint.topology_key,
+        "whenUnsatisfiable": constraint.when_unsatisfiable,
+    }
+    selector = label_selector_manifest(constraint.label_selector)
+    if selector is not None:
+        entry["labelSelector"] = selector
+    return entry
+
+
+def pod_affinity_term_manifest(term: PodAffinityTerm) -> dict[str, Any]:
+    entry: dict[str, Any] = {}
+    selector = label_selector_manifest(term.label_selector)
+    if selector is not None:
+        entry["labelSelector"] = selector
+    if term.namespaces:
+        entry["namespaces"] = list(term.namespaces)
+    entry["topologyKey"] = term.topology_key
+    return entry

@@ -1,0 +1,36 @@
+"""NodeUnschedulable's fix: the node uncordoned."""
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from scheduler_core.api.types import Node, Pod
+from scheduler_core.explain.inputs import SchedulingInputs
+from scheduler_core.explain.suggestions.candidates import SCOPE_NODES, UNCORDON, Candidate
+from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
+
+
+def candidates(
+    inputs: SchedulingInputs,
+    pod: Pod,
+    nodes: list[NodeInfo],
+    reasons: Mapping[str, tuple[str, ...]],
+    snapshot: Snapshot,
+) -> list[Candidate]:
+    return [
+        Candidate(
+            UNCORDON,
+            f"Uncordon node {info.name} (it is marked unschedulable)",
+            {"spec": {"unschedulable": False}},
+            f"Node {info.name}",
+            SCOPE_NODES,
+            "uncordon",
+            command=f"kubectl uncordon {info.name}",
+            node_changes={info.name: _uncordon},
+        )
+        for info in nodes
+        if info.node.spec.unschedulable
+    ]
+
+
+def _uncordon(node: Node) -> Node:
+    return replace(node, spec=replace(node.spec, unschedulable=False))
