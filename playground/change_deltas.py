@@ -1,7 +1,7 @@
 """A run's frames as stored and sent: a change to an object the run has shown before carries only
 what differs from how it showed it last.
 
-Each pod, node or workload change is a whole frame of the object (runs.pod_frame and the others),
+Each pod, node or workload change is a whole frame of the object (run_frames.pod_frame and the others),
 so a pod that is created, bound, started and made Ready is sent four times in full: with a 400-pod
 Deployment that was 40 % of the run's bytes, and every byte is stored once and sent to every viewer.
 Here the first frame of an object (and the first after it was deleted) stays whole; a later one
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 DELTA = "~"  # suffix of the op of a change that carries only what changed
-DELETED = "-"  # suffix of the op of a deletion (runs.ChangeRecorder)
+DELETED = "-"  # suffix of the op of a deletion (run_frames.ChangeRecorder)
 IDENTITY: dict[str, tuple[str, ...]] = {"pod": ("key",), "node": ("name",), "workload": ("kind", "key")}
 
 Identity = tuple[Any, ...]

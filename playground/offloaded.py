@@ -2,7 +2,7 @@
 simulation longer than its budget"). The traffic view of a big run and the explanation of a pod in
 a big run still under way replay the run up to the player's event, and a comparison of a big
 scenario simulates both sides to their end: 30 s of CPU at most, in proportion past 30,000 pods
-(runs.MAX_REPLAY_CPU_SECONDS), which a request used to spend inline.
+(run_simulations.MAX_REPLAY_CPU_SECONDS), which a request used to spend inline.
 
 A request asks `answer(key, compute)`: the answer if it is known; else the computation is queued
 (or joined, once per key however many ask), waited for briefly (WAIT_SECONDS), and the request

@@ -24,7 +24,7 @@ from multiprocessing.process import BaseProcess
 from playground import parsed_versions
 from playground.background import keep_workers, lower_priority, next_job
 from playground.preview_compute import PENDING_SHOWN, STARTED, Limits, NodeUsage, PodView, Preview, compute, serve
-from playground.runs import RUN_LIMITS
+from playground.run_simulations import RUN_LIMITS
 
 __all__ = ["PENDING_SHOWN", "NodeUsage", "PodView", "Preview", "cached", "cached_by_key", "preview", "preview_by_key"]
 

@@ -26,7 +26,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from playground import heap, run_states, runs
+from playground import heap, run_frames, run_replay, run_simulations, run_states
 from playground.background import keep_workers, lower_priority, next_job
 from playground.models import Run
 from scheduler_core.api.errors import ManifestError
@@ -89,7 +89,7 @@ replays = 0  # replays started by this process (how tests see that nothing ran t
 
 def state(run: Run, wait: float | None = None) -> State:
     """The run's kept states, or a replay of it started (or joined) and waited for `wait` seconds."""
-    key = runs._state_key(run)
+    key = run_replay.state_key(run)
     kept = run_states.finished_run(key)
     if kept is not None:
         return State(kept=kept)
@@ -194,30 +194,30 @@ def _replay(job: _Job) -> str:
     """Replays the run to its end and keeps it (run_states.remember); the reason it could not, if any."""
     try:
         manifests = load_manifests(job.cluster_document, source="scenario")
-        config = runs.configuration_of(job.scheduler_config_yaml)
+        config = run_simulations.configuration_of(job.scheduler_config_yaml)
         # The run's own budget, not a request's: the run fitted in it, and its replay costs the same.
-        simulation = runs.run_simulation(manifests, config, job.seed)
-        run_frames = runs.RunFrames(simulation, keep=run_states.MAX_ITEMS)
+        simulation = run_simulations.run_simulation(manifests, config, job.seed)
+        replayed = run_frames.RunFrames(simulation, keep=run_states.MAX_ITEMS)
         count, last = 0, None
-        for frame in run_frames:
+        for frame in replayed:
             count += 1
             last = frame
     except ManifestError as error:
         return f"this run's scenario no longer loads: {error.message}"
     except SimulationLimitError as error:
         return f"replaying this run to explain it stopped: {error}"
-    if count != job.frames or last is None or not runs.same_frame(job.last_frame, last, run_frames.whole):
+    if count != job.frames or last is None or not run_frames.same_frame(job.last_frame, last, replayed.whole):
         return (
             "this run cannot be explained: replaying it gives different events than those stored "
             "(the engine changed since it ran); run it again"
         )
-    if run_frames.journal is None:
+    if replayed.journal is None:
         return (
             f"this run is too long to explain ({run_states.MAX_ITEMS:,} changes and events at most are kept); "
             "a shorter run (fewer pods, or an earlier end) can be"
         )
     finished = run_states.FinishedRun.detached(
-        simulation.cluster, simulation.configuration, run_frames.journal, run_frames.boundaries, run_frames.times
+        simulation.cluster, simulation.configuration, replayed.journal, replayed.boundaries, replayed.times
     )
     run_states.remember(job.key, finished)
     return ""

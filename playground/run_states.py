@@ -9,7 +9,7 @@ simulation of everything before. Kept for a few runs, least recently used first 
 their journals' length. A run not kept here (on a scale-out set-up a worker process executed it;
 a restart; the LRU dropped it) is replayed to its end off the request by
 playground/run_state_builder.py, which remembers it here; a short one is replayed inline
-(runs.replay), as cheap as it is short.
+(run_replay.replay), as cheap as it is short.
 """
 
 import bisect

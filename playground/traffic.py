@@ -2,7 +2,7 @@
 nodes and versions, as the engine's synthetic streams send them (scheduler_core/explain/traffic.py),
 shaped for the run panel's stacked bars.
 
-The run is replayed with its seed up to the event the viewer is at (runs.replay, as explain_at
+The run is replayed with its seed up to the event the viewer is at (run_replay.replay, as explain_at
 does: the cluster exactly as that event left it, even in the middle of an instant). The result
 depends only on the version's content, the seed, the event and the request, so it is kept under
 those in a small LRU per process: a viewer stepping back and forth, or several viewers of one run,
@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from playground.models import Run
-from playground.runs import MAX_RUN_EVENTS, Replay, replay
+from playground.run_replay import Replay, replay
+from playground.run_simulations import MAX_RUN_EVENTS
 from scheduler_core.api.manifests import Manifest
 from scheduler_core.api.types import Node, Pod
 from scheduler_core.api.workloads import ReplicaSet, Service

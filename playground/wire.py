@@ -3,7 +3,7 @@
 Daphne refuses to send a message over 1 MiB (autobahn's PayloadExceededError closes the socket
 with 1011), and a page reconnecting to the same oversized first message never catches up. So every
 message of run events, live or replayed, holds whole events up to MAX_MESSAGE_CHARS, and no single
-event comes near it: a frame's changes are bounded where frames are made (runs.bounded). Each event
+event comes near it: a frame's changes are bounded where frames are made (run_frames.bounded). Each event
 is encoded once; a message is those encodings joined.
 """
 

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import never_cache
 
-from playground import compare, offloaded, ratelimit, runs
+from playground import compare, offloaded, ratelimit, run_replay
 from playground.models import Scenario
 from playground.scenarios import (
     snapshot,
@@ -61,7 +61,7 @@ def compare_page(request: HttpRequest, slug: str) -> HttpResponse:
 
             def load_documents() -> None:  # what the worker reads, loaded here (never a poll)
                 for side in (side_a, side_b):
-                    runs.load_documents(side.version)
+                    run_replay.load_documents(side.version)
 
             found = offloaded.answer(key, lambda: compare.simulate_both(side_a, side_b), prepare=load_documents)
             if isinstance(found, offloaded.Pending):

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from playground import acting, board, offloaded, parsed_versions, run_state_builder, runs
+from playground import acting, board, offloaded, parsed_versions, run_replay, run_state_builder, runs
 from playground.broadcast import notify_scenario_changed
 from playground.explain_table import explain_table
 from playground.gc_pause import collector_paused
@@ -150,13 +150,13 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         return render(request, "explain.html", {"error": run_state.error, "pod_key": pod_key}, status=422)
     try:
         if run_state.kept is not None:
-            explanation = runs.explain_kept(run_state.kept, pod_key, seq, run.seed)
+            explanation = run_replay.explain_kept(run_state.kept, pod_key, seq, run.seed)
         elif seq <= run_state_builder.INLINE_FRAMES:  # a short stretch of a run: replayed here, as cheap
-            explanation = runs.explain_at(run, pod_key, seq)
+            explanation = run_replay.explain_at(run, pod_key, seq)
         else:  # a long stretch of a run under way: replayed off the request, the panel asks again
             key = ("explain", run.pk, run.version.permalink, run.seed, pod_key, seq)
             explanation = offloaded.answer(
-                key, lambda: runs.explain_at(run, pod_key, seq), prepare=lambda: runs.load_for_replay(run)
+                key, lambda: run_replay.explain_at(run, pod_key, seq), prepare=lambda: run_replay.load_for_replay(run)
             )
             if isinstance(explanation, offloaded.Pending):
                 preparing = run_state_builder.State(preparing=True, queue_full=explanation.queue_full, frames=seq)
@@ -165,7 +165,7 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
                 return render(request, "explain.html", context, status=202)
     except ManifestError as error:
         return render(request, "explain.html", {"error": error.message, "pod_key": pod_key}, status=404)
-    except SimulationLimitError as error:  # the replay's CPU budget (runs.MAX_REPLAY_CPU_SECONDS)
+    except SimulationLimitError as error:  # the replay's CPU budget (run_simulations.MAX_REPLAY_CPU_SECONDS)
         return render(request, "explain.html", {"error": f"{error} (a replay's limit)", "pod_key": pod_key}, status=422)
     table = explain_table(explanation)
     plugins = [name for name in explanation.weights if any(name in node.scores for node in table.rows)]
@@ -201,7 +201,7 @@ def run_traffic(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
             view = offloaded.answer(
                 key,
                 lambda: traffic.traffic_at(run, query),
-                prepare=lambda: runs.load_for_replay(run),
+                prepare=lambda: run_replay.load_for_replay(run),
                 supersedes=("traffic", run.pk),  # a playing run asks for a new event every second
             )
             if isinstance(view, offloaded.Pending):

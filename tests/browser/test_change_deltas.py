@@ -7,7 +7,8 @@ import pytest
 from playwright.sync_api import Page
 
 from playground.change_deltas import expand
-from playground.runs import RunFrames, run_options
+from playground.run_frames import RunFrames
+from playground.run_simulations import run_options
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.simulation.simulation import Simulation
 from tests.browser.big_scenarios import wide_deployment

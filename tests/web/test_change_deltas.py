@@ -4,7 +4,8 @@ import pytest
 
 from playground.change_deltas import DeltaEncoder, expand
 from playground.management.commands.load_gallery import GALLERY_DIR, split_gallery_file
-from playground.runs import RunFrames, run_options, same_frame
+from playground.run_frames import RunFrames, same_frame
+from playground.run_simulations import run_options
 from playground.scenarios import create_scenario, snapshot
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.simulation.simulation import Simulation

@@ -12,7 +12,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from playground import run_state_builder, run_states, runs
+from playground import run_replay, run_simulations, run_state_builder, run_states
 from playground.change_deltas import expand
 from playground.models import Run, RunEvent
 from playground.runs import execute
@@ -132,7 +132,7 @@ def test_an_unkept_run_answers_preparing_at_once_then_what_a_kept_run_answers(cl
     started = time.monotonic()
     assert client.get(url, early).content.decode() == kept_answers[0]  # from the kept states now
     assert time.monotonic() - started < 0.5
-    assert run_states.finished_run(runs._state_key(run)) is not None
+    assert run_states.finished_run(run_replay.state_key(run)) is not None
 
 
 def test_a_request_waits_for_the_replay_it_starts_no_longer_than_its_wait(client: Client, monkeypatch):
@@ -241,7 +241,7 @@ def test_a_replay_past_its_cpu_budget_says_so_and_is_not_started_again(client: C
     run = executed_run()
     pod, seq = last_scheduled(run)
     run_states.clear()
-    monkeypatch.setattr(runs, "MAX_RUN_CPU_SECONDS", 0.01)
+    monkeypatch.setattr(run_simulations, "MAX_RUN_CPU_SECONDS", 0.01)
     before = run_state_builder.replays
     answer = poll(client, explain_url(run), {"pod": pod, "seq": seq})
     assert answer.status_code == 422
@@ -262,7 +262,7 @@ def test_a_replay_that_differs_from_the_stored_run_says_so(client: Client):
     answer = poll(client, explain_url(run), {"pod": pod, "seq": seq})
     assert answer.status_code == 422
     assert "replaying it gives different events than those stored" in answer.content.decode()
-    assert run_states.finished_run(runs._state_key(run)) is None  # nothing kept of a diverging replay
+    assert run_states.finished_run(run_replay.state_key(run)) is None  # nothing kept of a diverging replay
 
 
 def test_a_run_stored_whole_before_change_deltas_is_still_explained(client: Client):

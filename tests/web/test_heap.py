@@ -197,7 +197,7 @@ def test_a_small_run_leaves_the_collectors_schedule_alone(monkeypatch):
 
 @pytest.mark.django_db
 def test_a_run_whose_failure_cannot_be_stored_still_has_its_heap_walked(installed, monkeypatch):
-    from playground import runs
+    from playground import run_simulations, runs
 
     scenario, _ = create_scenario("unstorable", workload_yaml=deployment_yaml(replicas=2))
     run = Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0)
@@ -209,7 +209,7 @@ def test_a_run_whose_failure_cannot_be_stored_still_has_its_heap_walked(installe
     def database_down(*args, **kwargs):
         raise runs.DatabaseError("the database is down")
 
-    monkeypatch.setattr(runs, "Simulation", engine_fails)
+    monkeypatch.setattr(run_simulations, "Simulation", engine_fails)
     monkeypatch.setattr(runs, "_fail", database_down)
     with pytest.raises(runs.DatabaseError):
         execute(run, publish=lambda *args: None)

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from playground import compare, offloaded, run_state_builder, run_states, runs, traffic
+from playground import compare, offloaded, run_replay, run_state_builder, run_states, runs, traffic
 from playground.models import Run
 from playground.ratelimit import DEFAULT_LIMITS
 from playground.scenarios import create_scenario, snapshot
@@ -81,7 +81,7 @@ def test_a_pod_of_a_long_run_under_way_is_explained_off_the_request(client: Clie
     url = explain_url(run)
     run_states.clear()
     Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING)  # still under way: nothing kept
-    release = held_back(monkeypatch, runs, "explain_at")
+    release = held_back(monkeypatch, run_replay, "explain_at")
     waiting = client.get(url, {"pod": pod, "seq": seq})
     assert waiting.status_code == 202 and 'data-testid="preparing-run"' in waiting.content.decode()
     release.set()

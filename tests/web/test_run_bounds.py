@@ -7,7 +7,7 @@ import time
 import pytest
 from django.urls import reverse
 
-from playground import run_state_builder, run_states, runs
+from playground import run_replay, run_simulations, run_state_builder, run_states
 from playground.models import Run
 from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
@@ -34,7 +34,7 @@ def finished_run() -> Run:
 
 
 def test_a_run_past_its_cpu_budget_fails_naming_the_budget(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(runs, "MAX_RUN_CPU_SECONDS", 0.01)
+    monkeypatch.setattr(run_simulations, "MAX_RUN_CPU_SECONDS", 0.01)
     scenario, _ = create_scenario("heavy", nodes=NODES, workload_yaml=WORKLOAD)
     run = Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0)
     execute(run, publish=lambda *_: None)
@@ -50,7 +50,7 @@ def test_an_explanation_past_the_replays_cpu_budget_answers_422_naming_it(client
     url = reverse("explain-pod", args=[run.scenario.slug, run.pk])
     assert client.get(url, {"pod": pod.removeprefix("Pod/"), "seq": seq}).status_code == 200  # within it
 
-    monkeypatch.setattr(runs, "MAX_REPLAY_CPU_SECONDS", 0.01)
+    monkeypatch.setattr(run_simulations, "MAX_REPLAY_CPU_SECONDS", 0.01)
     # A replay inside the request, as for any run this short (a longer one: tests/web/test_explain_unkept.py).
     monkeypatch.setattr(run_state_builder, "INLINE_FRAMES", 10**9)
     # Executed in this process, the run is kept (playground/run_states.py): no replay, no budget.
@@ -76,7 +76,7 @@ def test_a_traffic_view_past_the_replays_cpu_budget_answers_422_naming_it(client
             answer = client.get(url, {"seq": seq})
         return answer
 
-    monkeypatch.setattr(runs, "MAX_REPLAY_CPU_SECONDS", 0.01)
+    monkeypatch.setattr(run_simulations, "MAX_REPLAY_CPU_SECONDS", 0.01)
     answer = settled()
     assert answer.status_code == 422
     assert "the run used more than 0.01 s of CPU time" in answer.content.decode()
@@ -87,6 +87,6 @@ def test_a_traffic_view_past_the_replays_cpu_budget_answers_422_naming_it(client
 def test_a_replay_within_its_budget_stops_at_the_runs_own_event():
     run = finished_run()
     stored = run.events.get(seq=40).payload["event"]
-    replayed = runs.replay(run, 40)
-    assert replayed.simulation.options.max_cpu_seconds == runs.MAX_REPLAY_CPU_SECONDS
+    replayed = run_replay.replay(run, 40)
+    assert replayed.simulation.options.max_cpu_seconds == run_simulations.MAX_REPLAY_CPU_SECONDS
     assert replayed.cluster.events[-1].as_dict() == stored  # the same events, up to it and none after

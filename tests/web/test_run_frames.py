@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from playground import run_states, runs
+from playground import run_frames, run_replay, run_simulations, run_states
 from playground.change_deltas import expand
 from playground.management.commands.load_gallery import GALLERY_DIR, split_gallery_file
 from playground.models import Run
-from playground.runs import execute, replay
+from playground.run_replay import replay
+from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.types import Node, Pod
@@ -80,8 +81,8 @@ def node_fields(node: dict[str, Any]) -> tuple[Any, ...]:
 def state_of(cluster: Cluster) -> dict[str, Any]:
     """The same fields, from a store (the frames' own functions, as the run stored them)."""
     return {
-        "pods": {pod.key: pod_fields(runs.pod_frame(pod)) for pod in cluster.objects(Pod)},
-        "nodes": {node.name: node_fields(runs.node_frame(node)) for node in cluster.objects(Node)},
+        "pods": {pod.key: pod_fields(run_frames.pod_frame(pod)) for pod in cluster.objects(Pod)},
+        "nodes": {node.name: node_fields(run_frames.node_frame(node)) for node in cluster.objects(Node)},
     }
 
 
@@ -150,7 +151,7 @@ def test_changes_after_an_instants_last_event_get_a_frame_of_their_own_at_that_t
 
 def test_a_run_is_framed_the_same_every_time():
     run = gallery_run(SPREAD)
-    again = list(runs.frames(Simulation(load_manifests(run.version.cluster_document), seed=0)))
+    again = list(run_frames.frames(Simulation(load_manifests(run.version.cluster_document), seed=0)))
     assert json.loads(json.dumps(again)) == list(run.events.order_by("seq").values_list("payload", flat=True))
 
 
@@ -209,14 +210,14 @@ def test_explaining_at_the_first_placement_counts_that_pod_only_for_inter_pod_af
     run = gallery_run(ANTI_AFFINITY)
     frames = stored_frames(run)
     seq, node, later = first_scheduled(frames)
-    explanation = runs.explain_at(run, later[0], seq)
+    explanation = run_replay.explain_at(run, later[0], seq)
     # One pod placed: only its node breaks the anti-affinity, the two others can take the next one.
     assert verdicts(explanation) == {
         name: ("InterPodAffinity" if name == node else "fits") for name in ("worker1", "worker2", "worker3")
     }
     # One event later the second pod is placed too: two nodes are taken.
     second = next(s for s in range(seq + 1, len(frames)) if frames[s - 1]["event"]["reason"] == "Scheduled")
-    assert list(verdicts(runs.explain_at(run, later[1], second)).values()).count("fits") == 1
+    assert list(verdicts(run_replay.explain_at(run, later[1], second)).values()).count("fits") == 1
 
 
 def test_explaining_at_the_first_placement_spreads_against_that_pod_only():
@@ -224,7 +225,7 @@ def test_explaining_at_the_first_placement_spreads_against_that_pod_only():
     frames = stored_frames(run)
     seq, node, later = first_scheduled(frames)
     zone = node.rsplit("-", 1)[0]  # node-a-1 is in zone-a with node-a-2
-    explanation = runs.explain_at(run, later[0], seq)
+    explanation = run_replay.explain_at(run, later[0], seq)
     # The placed pod's zone has one pod, the other none: with maxSkew 1 the next goes to the other zone.
     assert verdicts(explanation) == {
         name: ("PodTopologySpread" if name.startswith(zone) else "fits")
@@ -236,8 +237,8 @@ def test_a_frame_with_too_many_changes_is_split_before_its_event(monkeypatch: py
     """An instant that changes more than a frame may carry is stored as frames of its own, the event
     with the last part: the events, their order and the cluster after each event are the same."""
     whole = stored_frames(gallery_run(SPREAD))
-    monkeypatch.setattr(runs, "MAX_FRAME_CHANGE_CHARS", 900)  # two or three pod changes
-    monkeypatch.setattr(runs, "SPLIT_CHECK_CHANGES", 1)
+    monkeypatch.setattr(run_frames, "MAX_FRAME_CHANGE_CHARS", 900)  # two or three pod changes
+    monkeypatch.setattr(run_frames, "SPLIT_CHECK_CHANGES", 1)
     split = stored_frames(gallery_run(SPREAD))
     assert len(split) > len(whole)
     for frame in split:
@@ -265,11 +266,11 @@ def test_the_event_cap_grows_with_the_pods_a_scenario_declares():
                 "  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: nginx}]}"
             ]
         )
-        return runs.event_cap(load_manifests(document))
+        return run_simulations.event_cap(load_manifests(document))
 
-    assert cap(3) == runs.MIN_RUN_EVENTS  # small scenarios keep the floor
-    assert cap(50_000, nodes=5) == runs.EVENTS_PER_POD * 50_005  # a rollout of 50,000 pods fits
-    assert cap(10_000_000) == runs.MAX_RUN_EVENTS
+    assert cap(3) == run_simulations.MIN_RUN_EVENTS  # small scenarios keep the floor
+    assert cap(50_000, nodes=5) == run_simulations.EVENTS_PER_POD * 50_005  # a rollout of 50,000 pods fits
+    assert cap(10_000_000) == run_simulations.MAX_RUN_EVENTS
 
 
 # ---------------------------------------------------------------------------- long instants
@@ -278,14 +279,14 @@ def test_the_event_cap_grows_with_the_pods_a_scenario_declares():
 @pytest.fixture
 def small_checkpoints(monkeypatch: pytest.MonkeyPatch) -> None:
     """Checkpoints every 3 events, so that the gallery's small instants pause inside too."""
-    monkeypatch.setattr(runs, "CHECKPOINT_EVENTS", 3)
+    monkeypatch.setattr(run_frames, "CHECKPOINT_EVENTS", 3)
 
 
 @pytest.mark.usefixtures("small_checkpoints")
 def test_a_long_instant_gives_its_first_frames_before_it_settles():
     document = snapshot(gallery_run(SPREAD).scenario).cluster_document
     simulation = Simulation(load_manifests(document), seed=0)
-    framed = runs.frames(simulation)
+    framed = run_frames.frames(simulation)
     first = next(framed)
     assert first["time"] == 0.0 and first["event"] is not None
     at_first = len(simulation.cluster.events)
@@ -297,8 +298,8 @@ def test_a_long_instant_gives_its_first_frames_before_it_settles():
 @pytest.mark.usefixtures("small_checkpoints")
 def test_checkpoints_do_not_change_the_frames_of_a_run_without_evictions(monkeypatch: pytest.MonkeyPatch):
     run = gallery_run(SPREAD)
-    monkeypatch.setattr(runs, "CHECKPOINT_EVENTS", 1_000_000)
-    unpaused = list(expand(runs.frames(Simulation(load_manifests(run.version.cluster_document), seed=0))))
+    monkeypatch.setattr(run_frames, "CHECKPOINT_EVENTS", 1_000_000)
+    unpaused = list(expand(run_frames.frames(Simulation(load_manifests(run.version.cluster_document), seed=0))))
     assert json.loads(json.dumps(unpaused)) == stored_frames(run)
 
 
@@ -328,7 +329,7 @@ def nothing_kept():
 @pytest.mark.parametrize("name", [SPREAD, "090-noexecute-taint", "080-drain-with-pdb", "190-preemption"])
 def test_a_kept_run_gives_the_replays_store_at_every_frame(name):
     run = gallery_run(name)  # executed here: its end is kept
-    kept = run_states.finished_run(runs._state_key(run))
+    kept = run_states.finished_run(run_replay.state_key(run))
     assert kept is not None
     frames = stored_frames(run)
     assert len(kept.boundaries) == len(frames)
@@ -346,7 +347,7 @@ def test_a_kept_run_undoes_from_its_nearest_kept_store(monkeypatch: pytest.Monke
     monkeypatch.setattr(run_states, "STORE_EVERY_ITEMS", every)
     monkeypatch.setattr(run_states, "MOST_STORES", 1_000)
     run = gallery_run("080-drain-with-pdb")  # deletions and re-creations: undone in store order
-    kept = run_states.finished_run(runs._state_key(run))
+    kept = run_states.finished_run(run_replay.state_key(run))
     assert len(kept.stores) == (len(kept.journal) - 1) // every
     assert [position for position, _ in kept.stores] == sorted(position for position, _ in kept.stores)
     for seq in range(0, len(stored_frames(run)) + 1):
@@ -362,7 +363,7 @@ def test_a_long_journal_keeps_at_most_so_many_stores_evenly_apart(monkeypatch: p
     monkeypatch.setattr(run_states, "STORE_EVERY_ITEMS", 1)
     monkeypatch.setattr(run_states, "MOST_STORES", 3)
     run = gallery_run("080-drain-with-pdb")
-    kept = run_states.finished_run(runs._state_key(run))
+    kept = run_states.finished_run(run_replay.state_key(run))
     positions = [position for position, _ in kept.stores]
     assert len(positions) == 3
     gaps = {later - earlier for earlier, later in zip(positions, [*positions[1:], len(kept.journal)], strict=True)}
@@ -374,7 +375,7 @@ def test_a_long_journal_keeps_at_most_so_many_stores_evenly_apart(monkeypatch: p
 @pytest.mark.usefixtures("nothing_kept", "small_checkpoints")
 def test_a_kept_run_paused_at_checkpoints_gives_the_same_stores():
     run = gallery_run(SPREAD)
-    kept = run_states.finished_run(runs._state_key(run))
+    kept = run_states.finished_run(run_replay.state_key(run))
     for seq in range(1, len(stored_frames(run)) + 1):
         assert state_of(kept.cluster_at(seq)[0]) == state_of(replay(run, seq).cluster), f"frame {seq}"
 
@@ -384,13 +385,13 @@ def test_an_explanation_of_a_kept_run_replays_nothing(monkeypatch: pytest.Monkey
     run = gallery_run(SPREAD)
     seq, _node, _later = first_scheduled(stored_frames(run))
     pod = SCHEDULED.search(stored_frames(run)[seq - 1]["event"]["message"]).group(1)
-    expected = verdicts(runs.explain_at(run, pod, seq))
+    expected = verdicts(run_replay.explain_at(run, pod, seq))
 
     def no_replay(*_args: object) -> None:
         raise AssertionError("the run was replayed")
 
-    monkeypatch.setattr(runs, "replay", no_replay)
-    assert verdicts(runs.explain_at(run, pod, seq)) == expected
+    monkeypatch.setattr(run_replay, "replay", no_replay)
+    assert verdicts(run_replay.explain_at(run, pod, seq)) == expected
 
 
 @pytest.mark.usefixtures("nothing_kept")
@@ -398,9 +399,9 @@ def test_a_replay_to_the_end_keeps_the_run_and_a_shorter_one_does_not():
     run = gallery_run(SPREAD)
     run_states.clear()  # as in another process than the one that executed it
     replay(run, 3)
-    assert run_states.finished_run(runs._state_key(run)) is None
+    assert run_states.finished_run(run_replay.state_key(run)) is None
     replay(run, len(stored_frames(run)) + 1)
-    assert run_states.finished_run(runs._state_key(run)) is not None
+    assert run_states.finished_run(run_replay.state_key(run)) is not None
 
 
 def test_kept_runs_are_bounded_by_count_and_by_journal_length(monkeypatch: pytest.MonkeyPatch):
@@ -422,7 +423,7 @@ def test_a_kept_run_has_the_scheduler_view_of_every_bound_pod_at_every_frame(nam
     # Computed when the run is kept, not by its first explanation at each frame (issue #14: the
     # last placement of 5,000 / 50,000 missed all 50,000 pods, bound but not yet Running).
     run = gallery_run(name)
-    kept = run_states.finished_run(runs._state_key(run))
+    kept = run_states.finished_run(run_replay.state_key(run))
     computed = len(kept.pod_infos)
     for seq in range(0, len(kept.boundaries) + 1):
         cluster, _time = kept.cluster_at(seq)

@@ -1,6 +1,7 @@
 import pytest
 from django.urls import reverse
 
+from playground import run_frames
 from playground.change_deltas import expand
 from playground.compare import BIN_PACKING_YAML
 from playground.models import Run
@@ -192,7 +193,7 @@ def test_the_first_batch_leaves_once_its_frames_carry_enough_changes(monkeypatch
     the first FIRST_BATCH_SIZE events."""
     from playground import runs
 
-    monkeypatch.setattr(runs, "MAX_FRAME_CHANGE_CHARS", 4096)  # a few nodes' changes a frame
+    monkeypatch.setattr(run_frames, "MAX_FRAME_CHANGE_CHARS", 4096)  # a few nodes' changes a frame
     monkeypatch.setattr(runs, "FIRST_BATCH_CHANGES", 30)
     nodes = [
         {"name": f"n{index}", "labels": {}, "taints": [], "capacity": {"cpu": "4", "memory": "8Gi", "pods": "110"}}
