@@ -10,6 +10,7 @@ never taken as bound to a claim again, which gives the same outcomes.
 from collections.abc import Callable, Iterable, Mapping
 
 from scheduler_core.api.selectors import node_selector_matches
+from scheduler_core.api.types import Pod
 from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim, StorageClass
 
 # Annotations (component-helpers/storage/volume/helpers.go, pv_helpers.go).
@@ -130,3 +131,8 @@ def default_storage_class(classes: Iterable[StorageClass]) -> StorageClass | Non
     if not defaults:
         return None
     return min(defaults, key=lambda c: (-c.metadata.creation_timestamp, c.metadata.name))
+
+
+def uses_claims(pod: Pod) -> bool:
+    """Whether the pod mounts any PersistentVolumeClaim."""
+    return any(volume.persistent_volume_claim for volume in pod.spec.volumes)

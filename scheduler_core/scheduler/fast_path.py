@@ -45,20 +45,20 @@ from scheduler_core.scheduler.framework import (
     Status,
     error,
 )
-from scheduler_core.scheduler.plugins import inter_pod_affinity as ipa_module
-from scheduler_core.scheduler.plugins import pod_topology_spread as pts_module
 from scheduler_core.scheduler.plugins.image_locality import ImageLocality
-from scheduler_core.scheduler.plugins.inter_pod_affinity import InterPodAffinity
-from scheduler_core.scheduler.plugins.inter_pod_affinity_filtering import PreFilterState as AffinityPreFilterState
-from scheduler_core.scheduler.plugins.inter_pod_affinity_scoring import PreScoreState as AffinityPreScoreState
+from scheduler_core.scheduler.plugins.inter_pod_affinity import plugin as ipa_module
+from scheduler_core.scheduler.plugins.inter_pod_affinity.filtering import PreFilterState as AffinityPreFilterState
+from scheduler_core.scheduler.plugins.inter_pod_affinity.plugin import InterPodAffinity
+from scheduler_core.scheduler.plugins.inter_pod_affinity.scoring import PreScoreState as AffinityPreScoreState
 from scheduler_core.scheduler.plugins.node_affinity import NodeAffinity
 from scheduler_core.scheduler.plugins.node_name import NodeName
 from scheduler_core.scheduler.plugins.node_ports import NodePorts, pod_host_ports
 from scheduler_core.scheduler.plugins.node_resources_balanced_allocation import NodeResourcesBalancedAllocation
 from scheduler_core.scheduler.plugins.node_resources_fit import NodeResourcesFit
 from scheduler_core.scheduler.plugins.node_unschedulable import NodeUnschedulable
-from scheduler_core.scheduler.plugins.pod_topology_spread import PodTopologySpread
-from scheduler_core.scheduler.plugins.pod_topology_spread import PreFilterState as SpreadPreFilterState
+from scheduler_core.scheduler.plugins.pod_topology_spread import plugin as pts_module
+from scheduler_core.scheduler.plugins.pod_topology_spread.filtering import PreFilterState as SpreadPreFilterState
+from scheduler_core.scheduler.plugins.pod_topology_spread.plugin import PodTopologySpread
 from scheduler_core.scheduler.plugins.taint_toleration import TaintToleration
 from scheduler_core.scheduler.resources import NON_ZERO_DEFAULTS, pod_requests
 from scheduler_core.scheduler.runtime import Framework

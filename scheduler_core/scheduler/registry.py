@@ -7,19 +7,21 @@ from scheduler_core.scheduler.plugins.default_binder import DefaultBinder
 from scheduler_core.scheduler.plugins.default_preemption import DefaultPreemption
 from scheduler_core.scheduler.plugins.dynamic_resources import DynamicResources
 from scheduler_core.scheduler.plugins.image_locality import ImageLocality
-from scheduler_core.scheduler.plugins.inter_pod_affinity import InterPodAffinity
+from scheduler_core.scheduler.plugins.inter_pod_affinity.plugin import InterPodAffinity
 from scheduler_core.scheduler.plugins.node_affinity import NodeAffinity
 from scheduler_core.scheduler.plugins.node_name import NodeName
 from scheduler_core.scheduler.plugins.node_ports import NodePorts
 from scheduler_core.scheduler.plugins.node_resources_balanced_allocation import NodeResourcesBalancedAllocation
 from scheduler_core.scheduler.plugins.node_resources_fit import NodeResourcesFit
 from scheduler_core.scheduler.plugins.node_unschedulable import NodeUnschedulable
-from scheduler_core.scheduler.plugins.pod_topology_spread import PodTopologySpread
+from scheduler_core.scheduler.plugins.node_volume_limits import NodeVolumeLimits
+from scheduler_core.scheduler.plugins.pod_topology_spread.plugin import PodTopologySpread
 from scheduler_core.scheduler.plugins.priority_sort import PrioritySort
 from scheduler_core.scheduler.plugins.scheduling_gates import SchedulingGates
 from scheduler_core.scheduler.plugins.taint_toleration import TaintToleration
 from scheduler_core.scheduler.plugins.volume_binding import VolumeBinding
-from scheduler_core.scheduler.plugins.volume_plugins import NodeVolumeLimits, VolumeRestrictions, VolumeZone
+from scheduler_core.scheduler.plugins.volume_restrictions import VolumeRestrictions
+from scheduler_core.scheduler.plugins.volume_zone import VolumeZone
 from scheduler_core.scheduler.runtime import Handle, PluginFactory
 
 

@@ -7,9 +7,13 @@ itself (controllers/scheduler_controller.py), so that PreBind's writes reach the
 """
 
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim, StorageClass
+
+# A lister's NotFound, as the volume plugins report it.
+CLAIM_NOT_FOUND = 'persistentvolumeclaim "{}" not found'
+PV_NOT_FOUND = 'persistentvolume "{}" not found'
 
 
 class VolumeLister(Protocol):
@@ -60,3 +64,9 @@ class StaticVolumeLister:
     def update_volume(self, volume: PersistentVolume) -> PersistentVolume:
         self._volumes[volume.metadata.name] = volume
         return volume
+
+
+def lister_of(handle: Any) -> VolumeLister:
+    """The handle's listers (the store's, in a simulation), else an empty set."""
+    volumes: VolumeLister | None = getattr(handle, "volumes", None)
+    return volumes if volumes is not None else StaticVolumeLister()

@@ -13,7 +13,7 @@ from scheduler_core.explain.suggestions.candidates import (
     PodChange,
     pod_target,
 )
-from scheduler_core.scheduler.plugins.inter_pod_affinity import (
+from scheduler_core.scheduler.plugins.inter_pod_affinity.plugin import (
     ERR_REASON_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
 )

@@ -46,7 +46,7 @@ from scheduler_core.scheduler.framework import (
     unresolvable,
 )
 from scheduler_core.scheduler.snapshot import NodeInfo
-from scheduler_core.scheduler.volume_lister import StaticVolumeLister, VolumeLister
+from scheduler_core.scheduler.volume_lister import CLAIM_NOT_FOUND, PV_NOT_FOUND, StaticVolumeLister, VolumeLister
 
 NAME = "VolumeBinding"
 STATE_KEY = NAME
@@ -58,7 +58,6 @@ ERR_REASON_NODE_CONFLICT = "node(s) had volume node affinity conflict"
 ERR_REASON_NOT_ENOUGH_SPACE = "node(s) did not have enough free storage"
 ERR_REASON_PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
 UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
-CLAIM_NOT_FOUND = 'persistentvolumeclaim "{}" not found'
 CLAIM_LOST_MESSAGE = 'persistentvolumeclaim "{}" bound to non-existent persistentvolume "{}"'
 CLAIM_BEING_DELETED = 'persistentvolumeclaim "{}" is being deleted'
 NO_CLASS_FOR_CLAIM = 'no class for claim "{}"'
@@ -69,7 +68,6 @@ TIMED_OUT = "context deadline exceeded"
 NODE_NOT_FOUND = 'failed to get node "{0}": node "{0}" not found'
 CHECK_BINDING_FAILED = "failed to check binding: {}"
 CHECK_PROVISIONING_FAILED = "failed to check provisioning pvc: {}"
-PV_NOT_FOUND = 'persistentvolume "{}" not found'
 PV_AFFINITY_MISMATCH = 'pv "{}" node affinity doesn\'t match node "{}": no matching NodeSelectorTerms'
 CLAIM_REF_RESET = 'ClaimRef got reset for pv "{}"'
 SELECTED_NODE_RESET = 'selectedNode annotation reset for PVC "{}"'

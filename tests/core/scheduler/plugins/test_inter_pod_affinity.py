@@ -14,7 +14,7 @@ from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import parse_object
 from scheduler_core.api.types import LabelSelector, LabelSelectorRequirement, Node, Pod, PodAffinity
 from scheduler_core.scheduler.framework import Code, CycleState, NodeScore
-from scheduler_core.scheduler.plugins.inter_pod_affinity import (
+from scheduler_core.scheduler.plugins.inter_pod_affinity.plugin import (
     ERR_REASON_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,

@@ -15,7 +15,7 @@ from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import parse_object
 from scheduler_core.api.types import LabelSelector, LabelSelectorRequirement, Node, Pod
 from scheduler_core.scheduler.framework import Code, CycleState, NodeScore, Status
-from scheduler_core.scheduler.plugins.pod_topology_spread import (
+from scheduler_core.scheduler.plugins.pod_topology_spread.plugin import (
     ERR_REASON_CONSTRAINTS_NOT_MATCH,
     PRE_FILTER_KEY,
     PodTopologySpread,

@@ -13,18 +13,18 @@ from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim
 from scheduler_core.controllers.kubelet import Kubelet
 from scheduler_core.controllers.scheduler_controller import SchedulerController
 from scheduler_core.scheduler.framework import Code, CycleState
+from scheduler_core.scheduler.plugins.node_volume_limits import NodeVolumeLimits
 from scheduler_core.scheduler.plugins.volume_binding import (
     ERR_REASON_BIND_CONFLICT,
     ERR_REASON_NODE_CONFLICT,
     UNBOUND_IMMEDIATE,
     VolumeBinding,
 )
-from scheduler_core.scheduler.plugins.volume_plugins import (
+from scheduler_core.scheduler.plugins.volume_restrictions import (
     ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT,
-    NodeVolumeLimits,
     VolumeRestrictions,
-    VolumeZone,
 )
+from scheduler_core.scheduler.plugins.volume_zone import VolumeZone
 from scheduler_core.scheduler.runtime import Handle
 from scheduler_core.scheduler.schedule_one import Scheduler
 from scheduler_core.scheduler.snapshot import build_snapshot

@@ -3,8 +3,8 @@
 from collections.abc import Iterable, Mapping
 
 from scheduler_core.api.types import Node, Pod
-from scheduler_core.scheduler.plugins.inter_pod_affinity_counts import Contribute, Contribution, Pair
-from scheduler_core.scheduler.plugins.inter_pod_affinity_terms import IncomingTerm
+from scheduler_core.scheduler.plugins.inter_pod_affinity.counts import Contribute, Contribution, Pair
+from scheduler_core.scheduler.plugins.inter_pod_affinity.terms import IncomingTerm
 from scheduler_core.scheduler.snapshot import AffinityTerm, NodeInfo, PodInfo
 
 

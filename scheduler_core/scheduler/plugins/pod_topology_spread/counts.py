@@ -8,7 +8,7 @@ instead of a pass over every pod of the cluster.
 
 from collections.abc import Sequence
 
-from scheduler_core.scheduler.plugins.pod_topology_spread_common import (
+from scheduler_core.scheduler.plugins.pod_topology_spread.common import (
     SelectorKey,
     SpreadConstraint,
     count_matching_pods,

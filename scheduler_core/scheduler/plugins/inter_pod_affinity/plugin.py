@@ -23,21 +23,21 @@ from scheduler_core.scheduler.framework import (
     unresolvable,
     unschedulable,
 )
-from scheduler_core.scheduler.plugins.inter_pod_affinity_counts import (
+from scheduler_core.scheduler.plugins.inter_pod_affinity.counts import (
     Contribute,
     NodeGenerations,
     NodeSums,
     SumsCache,
     full_sums,
 )
-from scheduler_core.scheduler.plugins.inter_pod_affinity_filtering import (
+from scheduler_core.scheduler.plugins.inter_pod_affinity.filtering import (
     PreFilterState,
     affinity_contribution,
     anti_affinity_contribution,
     existing_anti_affinity_contribution,
 )
-from scheduler_core.scheduler.plugins.inter_pod_affinity_scoring import PreScoreState, normalize, score_contribution
-from scheduler_core.scheduler.plugins.inter_pod_affinity_terms import (
+from scheduler_core.scheduler.plugins.inter_pod_affinity.scoring import PreScoreState, normalize, score_contribution
+from scheduler_core.scheduler.plugins.inter_pod_affinity.terms import (
     pod_key,
     pod_parse_error,
     resolve_terms,

@@ -2,7 +2,6 @@
 (or the default constraints) prefer nodes whose domains hold fewer matching pods
 (pkg/scheduler/framework/plugins/podtopologyspread: plugin.go, filtering.go, scoring.go)."""
 
-import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -24,21 +23,25 @@ from scheduler_core.scheduler.framework import (
     unschedulable,
 )
 from scheduler_core.scheduler.plugins.node_affinity import required_node_affinity
-from scheduler_core.scheduler.plugins.pod_topology_spread_common import (
+from scheduler_core.scheduler.plugins.pod_topology_spread.common import (
     DO_NOT_SCHEDULE,
     HOSTNAME_LABEL,
-    MAX_INT32,
     SCHEDULE_ANYWAY,
     ZONE_LABEL,
-    CriticalPaths,
     SpreadConstraint,
-    count_matching_pods,
     default_selector,
     node_has_keys,
     passes_inclusion_policies,
     spread_constraints,
 )
-from scheduler_core.scheduler.plugins.pod_topology_spread_counts import DomainCounts, DomainCountsCache
+from scheduler_core.scheduler.plugins.pod_topology_spread.counts import DomainCountsCache
+from scheduler_core.scheduler.plugins.pod_topology_spread.filtering import HardConstraint, PreFilterState
+from scheduler_core.scheduler.plugins.pod_topology_spread.scoring import (
+    PreScoreState,
+    SoftConstraint,
+    round_half_away,
+    topology_normalizing_weight,
+)
 from scheduler_core.scheduler.runtime import Handle
 from scheduler_core.scheduler.snapshot import NodeInfo
 
@@ -130,126 +133,9 @@ def parse_args(args: Mapping[str, Any]) -> tuple[tuple[TopologySpreadConstraint,
     return tuple(constraints), False
 
 
-# ---------------------------------------------------------------------------- PreFilter / Filter state
-
-
-class HardConstraint:
-    """One DoNotSchedule constraint in the PreFilter state: matching pods per eligible domain."""
-
-    __slots__ = ("constraint", "counts", "max_skew", "min_domains", "minimum", "paths", "self_match", "topology_key")
-
-    def __init__(self, constraint: SpreadConstraint, counts: dict[str, int], self_match: int) -> None:
-        self.constraint = constraint
-        self.topology_key = constraint.topology_key
-        self.max_skew = constraint.max_skew
-        self.min_domains = constraint.min_domains
-        self.self_match = self_match  # the incoming pod counts itself where it matches the selector
-        self.counts = counts  # TpValueToMatchNum: domain -> matching pods
-        self.minimum = min(counts.values()) if counts else MAX_INT32
-        # criticalPaths, built on the first AddPod/RemovePod: until then the minimum above is the same number.
-        self.paths: CriticalPaths | None = None
-
-    def clone(self) -> "HardConstraint":
-        copy = HardConstraint.__new__(HardConstraint)
-        copy.constraint = self.constraint
-        copy.topology_key = self.topology_key
-        copy.max_skew = self.max_skew
-        copy.min_domains = self.min_domains
-        copy.self_match = self.self_match
-        copy.counts = dict(self.counts)
-        copy.minimum = self.minimum
-        copy.paths = self.paths.copy() if self.paths is not None else None
-        return copy
-
-    def add(self, value: str, delta: int) -> None:
-        if self.paths is None:
-            self.paths = CriticalPaths.of(self.counts)
-        count = self.counts.get(value, 0) + delta
-        self.counts[value] = count
-        self.paths.update(value, count)
-        self.minimum = self.paths.count0
-
-
-class PreFilterState:
-    """preFilterState; CycleState.clone() clones it for each preemption what-if."""
-
-    __slots__ = ("constraints", "keys")
-
-    def __init__(self, constraints: list[HardConstraint]) -> None:
-        self.constraints = constraints
-        self.keys = tuple(c.topology_key for c in constraints)
-
-    def clone(self) -> "PreFilterState":
-        return PreFilterState([c.clone() for c in self.constraints])
-
-
-# ---------------------------------------------------------------------------- PreScore / Score state
-
-
-class SoftConstraint:
-    """One ScheduleAnyway constraint in the PreScore state."""
-
-    __slots__ = ("bonus", "constraint", "counts", "node_counts", "topology_key", "weight")
-
-    def __init__(
-        self,
-        constraint: SpreadConstraint,
-        counts: dict[str, int] | None,
-        weight: float,
-        node_counts: DomainCounts | None = None,
-    ) -> None:
-        self.constraint = constraint
-        self.topology_key = constraint.topology_key
-        self.counts = counts  # None for kubernetes.io/hostname: Score counts the node's own pods
-        # For kubernetes.io/hostname, each snapshot node's count kept across cycles (recounted only
-        # where pods changed): the same numbers as counting the node's pods on every Score call.
-        self.node_counts = node_counts
-        self.weight = weight
-        self.bonus = float(constraint.max_skew - 1)  # waters down small skews
-
-    def count_on(self, node: NodeInfo, namespace: str) -> int:
-        """The node's matching pods, for a hostname constraint."""
-        return self.counts_on([node], namespace)[0]
-
-    def counts_on(self, nodes: Sequence[NodeInfo], namespace: str) -> list[int]:
-        """count_on for each node: the kept count of a snapshot node, a count of any other's pods."""
-        cached = self.node_counts
-        if cached is None or cached.nodes_list is None:
-            return [count_matching_pods(node.pods, self.constraint, namespace) for node in nodes]
-        positions, kept, counts = cached.positions(), cached.nodes_list, cached.counts
-        result = []
-        for node in nodes:
-            position = positions.get(node.name)
-            if position is not None and kept[position] is node:
-                result.append(counts[position])
-            else:
-                result.append(count_matching_pods(node.pods, self.constraint, namespace))
-        return result
-
-
-class PreScoreState:
-    __slots__ = ("constraints", "ignored_nodes", "namespace")
-
-    def __init__(self, constraints: list[SoftConstraint], ignored_nodes: set[str], namespace: str) -> None:
-        self.constraints = constraints
-        self.ignored_nodes = ignored_nodes  # nodes missing a required topology key: they score 0
-        self.namespace = namespace
-
-
 def _values_of(label_maps: list[Mapping[str, str]], constraint: SpreadConstraint) -> Iterator[str]:
     key = constraint.topology_key
     return (labels.get(key, "") for labels in label_maps)
-
-
-def topology_normalizing_weight(size: int) -> float:
-    """Smaller topologies weigh less, so their counts are not watered down by bigger ones."""
-    return math.log(size + 2)
-
-
-def _round_half_away(value: float) -> int:
-    """Go's math.Round for the non-negative raw scores."""
-    whole = int(value)
-    return whole + 1 if value - whole >= 0.5 else whole
 
 
 def _includes_every_node(constraint: SpreadConstraint, affinity_trivial: bool) -> bool:
@@ -440,7 +326,7 @@ class PodTopologySpread:
             counts = soft.counts
             matching = soft.count_on(node, s.namespace) if counts is None else counts.get(value, 0)
             total += matching * soft.weight + soft.bonus
-        return _round_half_away(total), SUCCESS
+        return round_half_away(total), SUCCESS
 
     def score_nodes(self, state: CycleState, nodes: Sequence[NodeInfo]) -> list[int] | None:
         """Score on every node at once (None without the PreScore state): the same sums, added in
@@ -464,7 +350,7 @@ class PodTopologySpread:
                     totals[position] += counts.get(value, 0) * weight + bonus
         ignored = s.ignored_nodes
         return [
-            0 if ignored and node.name in ignored else _round_half_away(total)
+            0 if ignored and node.name in ignored else round_half_away(total)
             for node, total in zip(nodes, totals, strict=True)
         ]
 

@@ -4,8 +4,8 @@ from collections.abc import Mapping
 
 from scheduler_core.api.types import Pod
 from scheduler_core.scheduler.framework import MAX_NODE_SCORE, NodeScore
-from scheduler_core.scheduler.plugins.inter_pod_affinity_counts import Contribute, Contribution, Pair
-from scheduler_core.scheduler.plugins.inter_pod_affinity_terms import IncomingTerm
+from scheduler_core.scheduler.plugins.inter_pod_affinity.counts import Contribute, Contribution, Pair
+from scheduler_core.scheduler.plugins.inter_pod_affinity.terms import IncomingTerm
 from scheduler_core.scheduler.snapshot import NodeInfo
 
 
