@@ -45,11 +45,13 @@ from scheduler_core.scheduler.framework import (
     Status,
     error,
 )
+from scheduler_core.scheduler.plugins.helpers import default_normalized
 from scheduler_core.scheduler.plugins.image_locality import ImageLocality
 from scheduler_core.scheduler.plugins.inter_pod_affinity import plugin as ipa_module
 from scheduler_core.scheduler.plugins.inter_pod_affinity.filtering import PreFilterState as AffinityPreFilterState
 from scheduler_core.scheduler.plugins.inter_pod_affinity.plugin import InterPodAffinity
 from scheduler_core.scheduler.plugins.inter_pod_affinity.scoring import PreScoreState as AffinityPreScoreState
+from scheduler_core.scheduler.plugins.inter_pod_affinity.scoring import normalized as affinity_normalized
 from scheduler_core.scheduler.plugins.node_affinity import NodeAffinity
 from scheduler_core.scheduler.plugins.node_name import NodeName
 from scheduler_core.scheduler.plugins.node_ports import NodePorts, pod_host_ports
@@ -279,33 +281,6 @@ def _wrap(plugin_name: str, status: Status) -> Status:
     if not status.is_rejected:
         return error(f'running "{plugin_name}" filter plugin: {status.message}').with_plugin(plugin_name)
     return status.with_plugin(plugin_name)
-
-
-def _default_normalize(scores: list[int], reverse: bool) -> list[int]:
-    """helper.DefaultNormalizeScore over plain ints (see plugins.helpers.default_normalize_score)."""
-    highest = max(scores, default=0)
-    if highest == 0:
-        if reverse:
-            return [MAX_NODE_SCORE] * len(scores)
-        return scores
-    result = []
-    for score in scores:
-        scaled = MAX_NODE_SCORE * score // highest if score >= 0 else -((MAX_NODE_SCORE * -score) // highest)
-        result.append(MAX_NODE_SCORE - scaled if reverse else scaled)
-    return result
-
-
-def _affinity_normalize(scores: list[int]) -> list[int]:
-    """interpodaffinity NormalizeScore: min-max in float64, truncated."""
-    if not scores:
-        return scores
-    lowest = min(scores)
-    spread = max(scores) - lowest
-    if spread <= 0:
-        return [0] * len(scores)
-    maximum = float(MAX_NODE_SCORE)
-    divisor = float(spread)
-    return [int(maximum * (float(score - lowest) / divisor)) for score in scores]
 
 
 def select_index(totals: list[int], rng: random.Random) -> int:
@@ -596,9 +571,9 @@ class FastPath:
         count (plus the pod itself, less the minimum) stay within maxSkew."""
         s = state.get(pts_module.PRE_FILTER_KEY)
         if not isinstance(s, SpreadPreFilterState):
-            return [_fail_all(_wrap(plugin.name, pts_module._PRE_FILTER_STATE_NOT_FOUND))]
-        label_missing = pts_module._NODE_LABEL_NOT_MATCH.with_plugin(plugin.name)
-        too_skewed = pts_module._CONSTRAINTS_NOT_MATCH.with_plugin(plugin.name)
+            return [_fail_all(_wrap(plugin.name, pts_module.PRE_FILTER_STATE_NOT_FOUND))]
+        label_missing = pts_module.NODE_LABEL_NOT_MATCH.with_plugin(plugin.name)
+        too_skewed = pts_module.CONSTRAINTS_NOT_MATCH.with_plugin(plugin.name)
         steps: list[Step] = []
         for hard in s.constraints:
             minimum = hard.minimum if len(hard.counts) >= hard.min_domains else 0
@@ -615,10 +590,10 @@ class FastPath:
         pods' anti-affinity, each looked up by the node's (topology key, value) pairs."""
         pre_filter = state.get(ipa_module.PRE_FILTER_KEY)
         if not isinstance(pre_filter, AffinityPreFilterState):
-            return [_fail_all(_wrap(plugin.name, ipa_module._not_found(ipa_module.PRE_FILTER_KEY)))]
+            return [_fail_all(_wrap(plugin.name, ipa_module.not_found(ipa_module.PRE_FILTER_KEY)))]
         steps: list[Step] = []
         if pre_filter.affinity_terms:
-            rejected = ipa_module._AFFINITY_REJECTED.with_plugin(plugin.name)
+            rejected = ipa_module.AFFINITY_REJECTED.with_plugin(plugin.name)
             keys = pre_filter.affinity_keys
             if len(keys) == 1:
                 pairs = self._by_key(snapshot, all_nodes, keys[0])[1]
@@ -629,11 +604,11 @@ class FastPath:
                 labels = self._node_attrs(snapshot, all_nodes)[1]
                 steps.append(_per_node_step(labels, pre_filter.satisfies_pod_affinity, rejected))
         for counts, keys, status in (
-            (pre_filter.anti_affinity_counts, pre_filter.anti_affinity_keys, ipa_module._ANTI_AFFINITY_REJECTED),
+            (pre_filter.anti_affinity_counts, pre_filter.anti_affinity_keys, ipa_module.ANTI_AFFINITY_REJECTED),
             (
                 pre_filter.existing_anti_affinity_counts,
                 tuple(pre_filter.existing_keys),
-                ipa_module._EXISTING_ANTI_AFFINITY_REJECTED,
+                ipa_module.EXISTING_ANTI_AFFINITY_REJECTED,
             ),
         ):
             if counts:
@@ -657,7 +632,7 @@ class FastPath:
         framework = self.framework
         skip = state.skip_score_plugins
         weights = framework.score_weights
-        normalizing = framework._normalizing
+        normalizing = framework.normalizing
         active = [plugin for plugin in self._scores if plugin.name not in skip]
         local = []
         for plugin in active:
@@ -722,7 +697,7 @@ class FastPath:
                     totals = list(map((MAX_NODE_SCORE * weight).__add__, totals))
                     columns[plugin.name] = _repeat(MAX_NODE_SCORE, len(entries))
                     continue
-                column = _default_normalize(raw_column, reverse)
+                column = default_normalized(raw_column, reverse=reverse)
                 if not _in_range(column):
                     return None
                 totals = _add_weighted(totals, column, weight)
@@ -761,12 +736,12 @@ class FastPath:
             column = list(map(topology_score.get, map(pairs.__getitem__, slots), repeat(0)))
             scores = column if scores is None else list(map(add, scores, column))
         assert scores is not None
-        return _affinity_normalize(scores)
+        return affinity_normalized(scores)
 
     def _spread_scores(self, state: CycleState, plugin: PodTopologySpread, nodes: list[NodeInfo]) -> list[int] | None:
         """PodTopologySpread's Score column and its NormalizeScore."""
         raw = plugin.score_nodes(state, nodes)
-        if raw is None or plugin.name not in self.framework._normalizing:
+        if raw is None or plugin.name not in self.framework.normalizing:
             return raw
         return plugin.normalize_column(state, nodes, raw)
 

@@ -159,7 +159,7 @@ class Framework:
         self.score_weights = self._score_weights()
         # The Scheduler's FastPath for this profile (scheduler.fast_path), when it uses one.
         self.fast_path: Any = None
-        self._normalizing = {plugin.name for plugin in self.points["score"] if isinstance(plugin, NormalizeScorePlugin)}
+        self.normalizing = {plugin.name for plugin in self.points["score"] if isinstance(plugin, NormalizeScorePlugin)}
 
     def _expand(self, point: str, kind: type) -> list[Any]:
         """expandMultiPointPlugins: explicit overrides first, then multiPoint, then other explicit ones."""
@@ -368,7 +368,7 @@ class Framework:
                 if status.code is not success:
                     raise SchedulingError(f'running Score plugin "{plugin.name}": {status.message}')
                 append(value)
-            if plugin.name in self._normalizing:
+            if plugin.name in self.normalizing:
                 entries = [NodeScore(name, value) for name, value in zip(names, values, strict=True)]
                 status = plugin.normalize_score(state, pod, entries)
                 if not status.is_success:

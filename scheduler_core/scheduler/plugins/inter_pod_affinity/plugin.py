@@ -53,15 +53,15 @@ ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't satisfy exis
 ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules"
 ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules"
 # Filter's verdicts (one reason each); Status is immutable, so they are built once.
-_AFFINITY_REJECTED = unresolvable(ERR_REASON_AFFINITY_RULES_NOT_MATCH)
-_ANTI_AFFINITY_REJECTED = unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH)
-_EXISTING_ANTI_AFFINITY_REJECTED = unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
+AFFINITY_REJECTED = unresolvable(ERR_REASON_AFFINITY_RULES_NOT_MATCH)
+ANTI_AFFINITY_REJECTED = unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH)
+EXISTING_ANTI_AFFINITY_REJECTED = unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
 ARGS_PATH = "pluginConfig[InterPodAffinity].args"
 DEFAULT_HARD_POD_AFFINITY_WEIGHT = 1  # v1 defaulting (SetDefaults_InterPodAffinityArgs)
 MAX_HARD_POD_AFFINITY_WEIGHT = 100
 
 
-def _not_found(key: str) -> Status:
+def not_found(key: str) -> Status:
     """getPreFilterState/getPreScoreState when the state is missing (fwk.ErrNotFound)."""
     verb = "error reading" if key == PRE_FILTER_KEY else "failed to read"
     return error(f'{verb} "{key}" from cycleState: not found')
@@ -216,7 +216,7 @@ class InterPodAffinity:
     def _update(self, state: CycleState, pod_info: PodInfoLike, node: NodeInfo, multiplier: int) -> Status:
         pre_filter: PreFilterState | None = state.get(PRE_FILTER_KEY)
         if pre_filter is None:
-            return _not_found(PRE_FILTER_KEY)
+            return not_found(PRE_FILTER_KEY)
         info = pod_info if isinstance(pod_info, PodInfo) else PodInfo(pod_info.pod)
         pre_filter.update_with_pod(info, node.node, multiplier)
         return SUCCESS
@@ -224,15 +224,15 @@ class InterPodAffinity:
     def filter(self, state: CycleState, pod: Pod, node: NodeInfo) -> Status:
         pre_filter: PreFilterState | None = state.get(PRE_FILTER_KEY)
         if pre_filter is None:
-            return _not_found(PRE_FILTER_KEY)
+            return not_found(PRE_FILTER_KEY)
         labels = node.node.labels
         # Each check is a no-op when its terms or counts are empty; testing that here saves a call per node.
         if pre_filter.affinity_terms and not pre_filter.satisfies_pod_affinity(labels):
-            return _AFFINITY_REJECTED  # preemption cannot help: UnschedulableAndUnresolvable
+            return AFFINITY_REJECTED  # preemption cannot help: UnschedulableAndUnresolvable
         if pre_filter.anti_affinity_counts and not pre_filter.satisfies_pod_anti_affinity(labels):
-            return _ANTI_AFFINITY_REJECTED
+            return ANTI_AFFINITY_REJECTED
         if pre_filter.existing_anti_affinity_counts and not pre_filter.satisfies_existing_pods_anti_affinity(labels):
-            return _EXISTING_ANTI_AFFINITY_REJECTED
+            return EXISTING_ANTI_AFFINITY_REJECTED
         return SUCCESS
 
     # ------------------------------------------------------------------ PreScore / Score
@@ -280,7 +280,7 @@ class InterPodAffinity:
     def score(self, state: CycleState, pod: Pod, node: NodeInfo) -> tuple[int, Status]:
         pre_score: PreScoreState | None = state.get(PRE_SCORE_KEY)
         if pre_score is None:
-            return 0, _not_found(PRE_SCORE_KEY)
+            return 0, not_found(PRE_SCORE_KEY)
         # The sum, over the topology keys scored, of the weight for the node's own value (inlined:
         # this runs for every feasible node).
         labels = node.node.labels
@@ -295,7 +295,7 @@ class InterPodAffinity:
     def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
         pre_score: PreScoreState | None = state.get(PRE_SCORE_KEY)
         if pre_score is None:
-            return _not_found(PRE_SCORE_KEY)
+            return not_found(PRE_SCORE_KEY)
         if pre_score.keys:
             normalize(scores)
         return SUCCESS

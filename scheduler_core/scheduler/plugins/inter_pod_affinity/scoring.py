@@ -75,10 +75,16 @@ class PreScoreState:
 
 def normalize(scores: list[NodeScore]) -> None:
     """Min-max to 0..MaxNodeScore in float64, truncated (int64(float64) in Go); all equal gives 0."""
+    for entry, score in zip(scores, normalized([entry.score for entry in scores]), strict=True):
+        entry.score = score
+
+
+def normalized(scores: list[int]) -> list[int]:
+    """normalize over plain ints (the fast path's score columns)."""
     if not scores:
-        return
-    lowest = min(entry.score for entry in scores)
-    spread = max(entry.score for entry in scores) - lowest
-    for entry in scores:
-        ratio = float(entry.score - lowest) / float(spread) if spread > 0 else 0.0
-        entry.score = int(float(MAX_NODE_SCORE) * ratio)
+        return scores
+    lowest = min(scores)
+    spread = max(scores) - lowest
+    if spread <= 0:
+        return [0] * len(scores)
+    return [int(float(MAX_NODE_SCORE) * (float(score - lowest) / float(spread))) for score in scores]

@@ -61,8 +61,8 @@ SYSTEM_DEFAULT_CONSTRAINTS = (
 
 _ARGS_PATH = "pluginConfig[PodTopologySpread].args"
 _DOCUMENT = "KubeSchedulerConfiguration"
-_NODE_LABEL_NOT_MATCH = unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH)
-_CONSTRAINTS_NOT_MATCH = unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH)
+NODE_LABEL_NOT_MATCH = unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH)
+CONSTRAINTS_NOT_MATCH = unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH)
 
 
 def _default_constraint(item: Fields) -> TopologySpreadConstraint:
@@ -144,7 +144,7 @@ def _includes_every_node(constraint: SpreadConstraint, affinity_trivial: bool) -
 
 
 # The CycleState read errors upstream wraps (getPreFilterState, getPreScoreState).
-_PRE_FILTER_STATE_NOT_FOUND = error(f'reading "{PRE_FILTER_KEY}" from cycleState: not found')
+PRE_FILTER_STATE_NOT_FOUND = error(f'reading "{PRE_FILTER_KEY}" from cycleState: not found')
 _PRE_SCORE_STATE_NOT_FOUND = error(f'error reading "{PRE_SCORE_KEY}" from cycleState: not found')
 
 
@@ -217,7 +217,7 @@ class PodTopologySpread:
         count. Unlike PreFilter's counting, an empty selector matches here and terminating pods count."""
         s: PreFilterState | None = state.get(PRE_FILTER_KEY)
         if s is None:
-            return _PRE_FILTER_STATE_NOT_FOUND
+            return PRE_FILTER_STATE_NOT_FOUND
         if updated.namespace != preemptor.namespace:
             return SUCCESS
         labels = node.node.metadata.labels
@@ -238,17 +238,17 @@ class PodTopologySpread:
     def filter(self, state: CycleState, pod: Pod, node: NodeInfo) -> Status:
         s: PreFilterState | None = state.get(PRE_FILTER_KEY)
         if s is None:
-            return _PRE_FILTER_STATE_NOT_FOUND
+            return PRE_FILTER_STATE_NOT_FOUND
         labels = node.node.metadata.labels
         for hard in s.constraints:
             value = labels.get(hard.topology_key)
             if value is None:
-                return _NODE_LABEL_NOT_MATCH
+                return NODE_LABEL_NOT_MATCH
             counts = hard.counts
             # Fewer eligible domains than minDomains: the global minimum is taken as 0.
             minimum = hard.minimum if len(counts) >= hard.min_domains else 0
             if counts.get(value, 0) + hard.self_match - minimum > hard.max_skew:
-                return _CONSTRAINTS_NOT_MATCH
+                return CONSTRAINTS_NOT_MATCH
         return SUCCESS
 
     # ------------------------------------------------------------------ PreScore
