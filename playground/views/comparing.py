@@ -9,10 +9,9 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import never_cache
 
 from playground import compare, offloaded, ratelimit, run_replay
+from playground.forms import CompareForm
 from playground.models import Scenario
-from playground.scenarios import (
-    snapshot,
-)
+from playground.scenarios import snapshot
 from playground.views.common import int_param
 
 
@@ -26,12 +25,10 @@ def compare_page(request: HttpRequest, slug: str) -> HttpResponse:
     version = snapshot(scenario)
     run_a = _run_of(scenario, request.GET.get("a"))
     run_b = _run_of(scenario, request.GET.get("b"))
-    preset = request.GET.get("config", "")
-    if preset not in compare.PRESETS:
-        preset = compare.DEFAULT_PRESET
-    config_yaml = request.GET.get("config_yaml", "")
+    asked = CompareForm.of(request)
+    preset, config_yaml = asked.preset, asked.config_yaml
     # Side B runs with side A's seed, so that only the configuration or the version differs.
-    seed = run_a.seed if run_a else max(0, min(int_param(request.GET.get("seed"), 0), 2**31 - 1))
+    seed = run_a.seed if run_a else asked.seed
     context: dict[str, Any] = {
         "scenario": scenario,
         "version": version,
@@ -44,7 +41,7 @@ def compare_page(request: HttpRequest, slug: str) -> HttpResponse:
         "seed": seed,
     }
     status = 200
-    if run_b is not None or "config" in request.GET:  # the form was sent (or a link names both runs)
+    if run_b is not None or asked.sent:  # the form was sent (or a link names both runs)
         current = f"v{scenario.version} (current)"  # the board's number, even when the content is an older one's
         side_a = compare.run_side(run_a) if run_a else compare.version_side(version, "scenario", "", seed, current)
         side_b = compare.run_side(run_b) if run_b else compare.version_side(version, preset, config_yaml, seed, current)

@@ -1,0 +1,81 @@
+"""What views read from a request, validated by Django forms: a view asks a form, a function of the
+app computes, a partial renders. A query that does not validate falls back to the defaults a link
+without it gets (a board is never refused for an odd ?view=).
+"""
+
+from dataclasses import dataclass
+
+from django import forms
+from django.http import HttpRequest
+
+from playground import compare
+from playground.board_cards import VIEWS
+
+MAX_QUERY_CHARS = 100
+MAX_LABEL_KEY_CHARS = 317  # a qualified label key: a 253-character prefix, "/", a 63-character name
+
+
+@dataclass(frozen=True, slots=True)
+class BoardQuery:
+    view: str = "auto"  # one of VIEWS
+    group: str | None = None  # None: not asked (the board picks); "": no grouping
+    then: str = ""
+    query: str = ""
+
+
+class BoardQueryForm(forms.Form):
+    """How the board is drawn: its view, the labels it groups by, the table's search. Sent in the
+    query string of a board's URL, or with the form of an edit (which redraws the same board)."""
+
+    view = forms.ChoiceField(choices=[(view, view) for view in VIEWS], required=False)
+    group = forms.CharField(required=False, max_length=MAX_LABEL_KEY_CHARS, strip=False)
+    then = forms.CharField(required=False, max_length=MAX_LABEL_KEY_CHARS, strip=False)
+    q = forms.CharField(required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> BoardQuery:
+        """The request's board query: the query string first, then an edit's form fields (the
+        table's search only from the query string)."""
+        data = {name: request.GET.get(name, request.POST.get(name)) for name in ("view", "group", "then")}
+        data["q"] = request.GET.get("q")
+        form = cls({name: value for name, value in data.items() if value is not None})
+        form.is_valid()  # an invalid field is left out of cleaned_data: its default applies
+        cleaned = form.cleaned_data
+        return BoardQuery(
+            view=cleaned.get("view") or "auto",
+            group=None if data["group"] is None else cleaned.get("group", ""),
+            then=cleaned.get("then") or "",
+            query=(cleaned.get("q") or "").strip()[:MAX_QUERY_CHARS],
+        )
+
+
+MAX_SEED = 2**31 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class CompareQuery:
+    preset: str
+    config_yaml: str
+    seed: int  # side B runs with side A's seed when A is a run
+    sent: bool  # the form was sent (a comparison is asked for, not only the page)
+
+
+class CompareForm(forms.Form):
+    """Side B's scheduler configuration (a preset, or YAML pasted under "custom") and the seed."""
+
+    config = forms.ChoiceField(choices=[(name, name) for name in compare.PRESETS], required=False)
+    config_yaml = forms.CharField(required=False, strip=False)
+    seed = forms.IntegerField(required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> CompareQuery:
+        form = cls(request.GET)
+        form.is_valid()  # an unknown preset or an odd seed: the defaults
+        cleaned = form.cleaned_data
+        seed = cleaned.get("seed") or 0
+        return CompareQuery(
+            preset=cleaned.get("config") or compare.DEFAULT_PRESET,
+            config_yaml=request.GET.get("config_yaml", ""),  # as pasted: the engine names its lines
+            seed=max(0, min(seed, MAX_SEED)),
+            sent="config" in request.GET,
+        )

@@ -1,0 +1,42 @@
+"""The board's query as views read it: validated by a form, defaults for what does not validate."""
+
+from django.test import RequestFactory
+
+from playground.forms import BoardQuery, BoardQueryForm
+
+factory = RequestFactory()
+
+
+def test_nothing_asked_is_the_default_board():
+    assert BoardQueryForm.of(factory.get("/s/x/board")) == BoardQuery()
+
+
+def test_the_query_string_names_the_view_the_groups_and_the_search():
+    request = factory.get("/s/x/board", {"view": "table", "group": "zone", "then": "rack", "q": "  gpu "})
+    assert BoardQueryForm.of(request) == BoardQuery(view="table", group="zone", then="rack", query="gpu")
+
+
+def test_an_edit_redraws_the_board_its_form_describes_but_never_searches_it():
+    request = factory.post("/s/x/nodes/add", {"view": "dots", "group": "", "q": "ignored"})
+    assert BoardQueryForm.of(request) == BoardQuery(view="dots", group="", query="")
+
+
+def test_odd_values_fall_back_instead_of_failing():
+    request = factory.get("/s/x/board", {"view": "sideways", "group": "k" * 400, "q": "x" * 500})
+    asked = BoardQueryForm.of(request)
+    assert asked.view == "auto"  # an unknown view: the board picks by size
+    assert asked.group == ""  # asked for, but no label key can be that long: no grouping
+    assert asked.query == "x" * 100
+
+
+def test_the_compare_form_takes_a_preset_the_pasted_yaml_and_a_seed_within_int32():
+    from playground import compare
+    from playground.forms import CompareForm, CompareQuery
+
+    assert CompareForm.of(factory.get("/s/x/compare")) == CompareQuery(compare.DEFAULT_PRESET, "", 0, sent=False)
+    pasted = "kind: KubeSchedulerConfiguration\n  odd: indent\n"
+    asked = CompareForm.of(factory.get("/s/x/compare", {"config": "custom", "config_yaml": pasted, "seed": "7"}))
+    assert asked == CompareQuery("custom", pasted, 7, sent=True)  # the YAML as pasted, for its lines
+    odd = CompareForm.of(factory.get("/s/x/compare", {"config": "nonsense", "seed": str(2**40)}))
+    assert (odd.preset, odd.seed, odd.sent) == (compare.DEFAULT_PRESET, 2**31 - 1, True)
+    assert CompareForm.of(factory.get("/s/x/compare", {"seed": "-3"})).seed == 0
