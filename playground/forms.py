@@ -79,3 +79,76 @@ class CompareForm(forms.Form):
             seed=max(0, min(seed, MAX_SEED)),
             sent="config" in request.GET,
         )
+
+
+MAX_POD_KEY_CHARS = 300  # namespace/name: 63 + 1 + 253, and some room
+MAX_NODE_NAME_CHARS = 253
+
+
+def _whole(value: object, default: int) -> int:
+    return value if isinstance(value, int) else default
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainQuery:
+    pod: str
+    seq: int  # the event the explanation is at (1 and up)
+    node: str  # "why not here?": the node the pod was dragged onto, if any
+
+
+class ExplainQueryForm(forms.Form):
+    """Which pod to explain, at which event of the run, and (why not here?) on which node."""
+
+    pod = forms.CharField(required=False, strip=False)
+    seq = forms.IntegerField(required=False)
+    node = forms.CharField(required=False, strip=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> ExplainQuery:
+        form = cls(request.GET)
+        form.is_valid()
+        cleaned = form.cleaned_data
+        return ExplainQuery(
+            pod=(cleaned.get("pod") or "")[:MAX_POD_KEY_CHARS],
+            seq=max(1, _whole(cleaned.get("seq"), 1)),
+            node=(cleaned.get("node") or "")[:MAX_NODE_NAME_CHARS],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ActRequest:
+    op: str
+    target: str
+    value: str
+    at: str  # a duration as the timeline writes it ("1.5s"); the action document checks it
+    version: int  # the version the form was made at (-1: none given, refused as stale)
+    run: int  # the run acted on (its seed is kept)
+
+    def chosen(self) -> dict[str, str]:
+        """What a refused act shows again in its form: nothing typed is lost."""
+        return {"op": self.op[:200], "target": self.target[:200], "value": self.value[:200]}
+
+
+class ActForm(forms.Form):
+    """An operation at the run's current time (playground/acting.py checks what it means)."""
+
+    op = forms.CharField(required=False, strip=False)
+    target = forms.CharField(required=False)
+    value = forms.CharField(required=False, strip=False)
+    at = forms.CharField(required=False)
+    version = forms.IntegerField(required=False)
+    run = forms.IntegerField(required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> ActRequest:
+        form = cls(request.POST)
+        form.is_valid()
+        cleaned = form.cleaned_data
+        return ActRequest(
+            op=cleaned.get("op") or "",
+            target=cleaned.get("target") or "",
+            value=cleaned.get("value") or "",
+            at=request.POST.get("at", "0"),
+            version=_whole(cleaned.get("version"), -1),
+            run=_whole(cleaned.get("run"), 0),
+        )

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from playground import acting, board, offloaded, parsed_versions, run_replay, run_state_builder, runs
 from playground.broadcast import notify_scenario_changed
 from playground.explain_table import explain_table
+from playground.forms import ActForm, ExplainQueryForm
 from playground.gc_pause import collector_paused
 from playground.models import Run, Scenario
 from playground.ratelimit import rate_limited
@@ -71,7 +72,8 @@ def start_with_panel(scenario: Scenario, seed: int) -> tuple[Run, dict[str, Any]
 def act(request: HttpRequest, slug: str) -> HttpResponse:
     """An operation at the run's current time: appended to the timeline as an Action, then re-run."""
     scenario = get_object_or_404(Scenario, slug=slug)
-    previous = scenario.runs.filter(pk=int_param(request.POST.get("run"), 0)).first()
+    asked = ActForm.of(request)
+    previous = scenario.runs.filter(pk=asked.run).first()
     context: dict[str, Any] = {
         "scenario": scenario,
         "run": previous,
@@ -80,15 +82,13 @@ def act(request: HttpRequest, slug: str) -> HttpResponse:
     if not context["can_edit"]:
         context["act_error"] = "Acting changes the scenario: open the edit link, or fork it first."
         return render(request, "scenario.html#run-panel", context | run_context(scenario), status=403)
-    at = request.POST.get("at", "0")
-    target = request.POST.get("target", "").strip()
-    # A refused act shows the form as it was sent: nothing typed is lost.
-    context["act_chosen"] = {name: request.POST.get(name, "")[:200] for name in ("op", "target", "value")}
+    at = asked.at
+    context["act_chosen"] = asked.chosen()  # a refused act shows the form as it was sent
     try:
-        acting.check_target(target, outline(snapshot(scenario)).act_targets)
-        document = acting.action_document(request.POST.get("op", ""), target, request.POST.get("value", ""), at)
+        acting.check_target(asked.target, outline(snapshot(scenario)).act_targets)
+        document = acting.action_document(asked.op, asked.target, asked.value, at)
         workload = acting.append_action(scenario.workload_yaml, document)
-        updated = board.set_workload(scenario, int_param(request.POST.get("version"), -1), workload)
+        updated = board.set_workload(scenario, asked.version, workload)
     except StaleEdit:
         context["act_error"] = "Someone changed this scenario meanwhile: reload to act on the current version."
         return render(request, "scenario.html#run-panel", context | run_context(scenario), status=409)
@@ -131,13 +131,13 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     """The engine's explanation of one pod at one event of a run, as a panel. A big run this process
     does not keep is prepared off the request (playground/run_state_builder.py): the panel says so
     and asks again until its states are there."""
-    pod_key = request.GET.get("pod", "")[:300]
+    asked = ExplainQueryForm.of(request)
+    pod_key = asked.pod
     run = Run.objects.filter(scenario__slug=slug, pk=run_id).with_version().first()
     if run is None:  # a panel, not a page: it lands in the run's explain slot
         gone = f"Run {run_id} no longer exists: older runs are deleted (the newest of each scenario are kept)."
         return render(request, "explain.html", {"error": gone, "pod_key": pod_key}, status=404)
-    seq = max(1, int_param(request.GET.get("seq"), 1))
-    asked_node = request.GET.get("node", "")[:253]
+    seq, asked_node = asked.seq, asked.node
     run_state = run_state_builder.state(run)
     if run_state.preparing:
         context = {

@@ -225,7 +225,7 @@ def parse_configuration(text: str, source: str = "config") -> SchedulerConfigura
     data = documents[0].data
     if not isinstance(data, Mapping):
         raise ManifestError(source, "", "must be a mapping", documents[0].line)
-    fields = Fields(data, "", "KubeSchedulerConfiguration", documents[0].line)
+    fields = Fields(data, "", CONFIG_DOCUMENT, documents[0].line)
     fields.reject_unknown(
         {
             "apiVersion", "kind", "profiles", "percentageOfNodesToScore", "podInitialBackoffSeconds",

@@ -8,7 +8,7 @@ from typing import Any
 
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.types import Pod, PodDisruptionBudget
-from scheduler_core.scheduler.config import EXTENSION_POINTS, PluginSet, Profile
+from scheduler_core.scheduler.config import CONFIG_DOCUMENT, EXTENSION_POINTS, PluginSet, Profile
 from scheduler_core.scheduler.framework import (
     MAX_NODE_SCORE,
     MIN_NODE_SCORE,
@@ -139,7 +139,7 @@ class Framework:
                 continue
             if name not in registry:
                 raise ManifestError(
-                    "KubeSchedulerConfiguration",
+                    CONFIG_DOCUMENT,
                     "profiles.plugins",
                     f'plugin "{name}" does not exist',
                     profile.plugin_line(name),
@@ -179,7 +179,7 @@ class Framework:
                 continue
             if ref.name in from_multi_point:
                 raise ManifestError(
-                    "KubeSchedulerConfiguration",
+                    CONFIG_DOCUMENT,
                     "profiles.plugins.multiPoint",
                     f'plugin "{ref.name}" already registered',
                     ref.line,
@@ -191,7 +191,7 @@ class Framework:
         for name in ordered:
             if not isinstance(self.instances[name], kind):
                 raise ManifestError(
-                    "KubeSchedulerConfiguration",
+                    CONFIG_DOCUMENT,
                     f"profiles.plugins.{point}",
                     f'plugin "{name}" does not extend {point}',
                     self.profile.plugin_line(name),
@@ -422,4 +422,4 @@ class Framework:
 def validate_points(profile: Profile) -> None:
     for point in profile.points:
         if point not in EXTENSION_POINTS:
-            raise ManifestError("KubeSchedulerConfiguration", f"profiles.plugins.{point}", "unknown extension point")
+            raise ManifestError(CONFIG_DOCUMENT, f"profiles.plugins.{point}", "unknown extension point")

@@ -40,3 +40,23 @@ def test_the_compare_form_takes_a_preset_the_pasted_yaml_and_a_seed_within_int32
     odd = CompareForm.of(factory.get("/s/x/compare", {"config": "nonsense", "seed": str(2**40)}))
     assert (odd.preset, odd.seed, odd.sent) == (compare.DEFAULT_PRESET, 2**31 - 1, True)
     assert CompareForm.of(factory.get("/s/x/compare", {"seed": "-3"})).seed == 0
+
+
+def test_the_explain_query_bounds_what_it_reads():
+    from playground.forms import ExplainQuery, ExplainQueryForm
+
+    asked = ExplainQueryForm.of(factory.get("/x", {"pod": "default/web-1", "seq": "42", "node": "worker2"}))
+    assert asked == ExplainQuery("default/web-1", 42, "worker2")
+    odd = ExplainQueryForm.of(factory.get("/x", {"pod": "p" * 400, "seq": "minus one", "node": "n" * 300}))
+    assert (len(odd.pod), odd.seq, len(odd.node)) == (300, 1, 253)
+    assert ExplainQueryForm.of(factory.get("/x", {"seq": "-5"})).seq == 1
+
+
+def test_an_act_keeps_what_was_typed_and_reads_its_numbers_or_their_defaults():
+    from playground.forms import ActForm
+
+    asked = ActForm.of(factory.post("/x", {"op": "cordon", "target": " Node/worker1 ", "at": "2s", "version": "3"}))
+    assert (asked.op, asked.target, asked.at, asked.version, asked.run) == ("cordon", "Node/worker1", "2s", 3, 0)
+    odd = ActForm.of(factory.post("/x", {"op": "x" * 300, "version": "three", "run": "?"}))
+    assert (odd.version, odd.run, odd.at) == (-1, 0, "0")  # a stale version: the edit is refused as such
+    assert odd.chosen() == {"op": "x" * 200, "target": "", "value": ""}

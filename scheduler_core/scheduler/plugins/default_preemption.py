@@ -12,6 +12,7 @@ from typing import Any
 
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.types import Pod
+from scheduler_core.scheduler.config import CONFIG_DOCUMENT
 from scheduler_core.scheduler.framework import CycleState, Status
 from scheduler_core.scheduler.preemption import MESSAGE_PREFIX, Evaluator
 from scheduler_core.scheduler.runtime import Handle
@@ -27,9 +28,7 @@ def _integer_arg(args: Mapping[str, Any], key: str, default: int) -> int:
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ManifestError(
-            "KubeSchedulerConfiguration", f"{_WHERE}.{key}", f"Invalid value: {value!r}: must be an integer"
-        )
+        raise ManifestError(CONFIG_DOCUMENT, f"{_WHERE}.{key}", f"Invalid value: {value!r}: must be an integer")
     return value
 
 
@@ -37,19 +36,19 @@ def validate_args(percentage: int, absolute: int) -> None:
     """ValidateDefaultPreemptionArgs."""
     if not 0 <= percentage <= 100:
         raise ManifestError(
-            "KubeSchedulerConfiguration",
+            CONFIG_DOCUMENT,
             f"{_WHERE}.minCandidateNodesPercentage",
             f"Invalid value: {percentage}: not in valid range [0, 100]",
         )
     if absolute < 0:
         raise ManifestError(
-            "KubeSchedulerConfiguration",
+            CONFIG_DOCUMENT,
             f"{_WHERE}.minCandidateNodesAbsolute",
             f"Invalid value: {absolute}: not in valid range [0, inf)",
         )
     if percentage == 0 and absolute == 0:
         raise ManifestError(
-            "KubeSchedulerConfiguration",
+            CONFIG_DOCUMENT,
             f"{_WHERE}.minCandidateNodesPercentage",
             "Invalid value: 0: cannot be zero at the same time as minCandidateNodesAbsolute",
         )

@@ -9,6 +9,7 @@ from scheduler_core.api.fields import Fields
 from scheduler_core.api.parse import parse_affinity
 from scheduler_core.api.selectors import node_selector_map_matches, node_selector_matches, node_selector_term_matches
 from scheduler_core.api.types import NodeSelector, Pod, PreferredSchedulingTerm
+from scheduler_core.scheduler.config import CONFIG_DOCUMENT
 from scheduler_core.scheduler.framework import (
     SKIP,
     SUCCESS,
@@ -69,9 +70,7 @@ class NodeAffinity:
         self.added_preferred: tuple[PreferredSchedulingTerm, ...] = ()
         added = args.get("addedAffinity")
         if added:
-            fields = Fields(
-                {"nodeAffinity": added}, "pluginConfig[NodeAffinity].args.addedAffinity", "KubeSchedulerConfiguration"
-            )
+            fields = Fields({"nodeAffinity": added}, "pluginConfig[NodeAffinity].args.addedAffinity", CONFIG_DOCUMENT)
             affinity = parse_affinity(fields)
             if affinity is not None and affinity.node_affinity is not None:
                 self.added_required = affinity.node_affinity.required

@@ -8,6 +8,7 @@ from typing import Any
 
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.types import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod
+from scheduler_core.scheduler.config import CONFIG_DOCUMENT
 from scheduler_core.scheduler.framework import SUCCESS, Code, CycleState, PreFilterResult, Status
 from scheduler_core.scheduler.plugins.resource_allocation import (
     ResourceSpec,
@@ -47,11 +48,11 @@ def parse_resource_specs(raw: Any, where: str) -> tuple[ResourceSpec, ...]:
     specs = []
     for item in raw:
         if not isinstance(item, Mapping) or not isinstance(item.get("name"), str):
-            raise ManifestError("KubeSchedulerConfiguration", where, "each resource needs a name")
+            raise ManifestError(CONFIG_DOCUMENT, where, "each resource needs a name")
         weight = item.get("weight", 1)
         if isinstance(weight, bool) or not isinstance(weight, int) or not 1 <= weight <= 100:
             raise ManifestError(
-                "KubeSchedulerConfiguration", where, f"resource weight of {item['name']} not in valid range [1, 100]"
+                CONFIG_DOCUMENT, where, f"resource weight of {item['name']} not in valid range [1, 100]"
             )
         specs.append(ResourceSpec(item["name"], weight))
     return tuple(specs)
@@ -72,19 +73,17 @@ def build_scorer(strategy: Mapping[str, Any]) -> tuple[tuple[ResourceSpec, ...],
         for point in points:
             utilization, score = point.get("utilization"), point.get("score")
             if not isinstance(utilization, int) or not 0 <= utilization <= 100:
-                raise ManifestError(
-                    "KubeSchedulerConfiguration", where + ".shape", "utilization values must be in [0, 100]"
-                )
+                raise ManifestError(CONFIG_DOCUMENT, where + ".shape", "utilization values must be in [0, 100]")
             if not isinstance(score, int) or not 0 <= score <= 10:
-                raise ManifestError("KubeSchedulerConfiguration", where + ".shape", "score values must be in [0, 10]")
+                raise ManifestError(CONFIG_DOCUMENT, where + ".shape", "score values must be in [0, 10]")
             shape.append((utilization, score))
         if any(b[0] <= a[0] for a, b in pairwise(shape)):
             raise ManifestError(
-                "KubeSchedulerConfiguration", where + ".shape", "utilization values must be sorted in increasing order"
+                CONFIG_DOCUMENT, where + ".shape", "utilization values must be sorted in increasing order"
             )
         return resources, requested_to_capacity_ratio_scorer(resources, shape)
     raise ManifestError(
-        "KubeSchedulerConfiguration", where + ".type",
+        CONFIG_DOCUMENT, where + ".type",
         f'Unsupported value: "{kind}": supported values: "LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"',
     )  # fmt: skip
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.types import EMPTY, Pod
+from scheduler_core.scheduler.config import CONFIG_DOCUMENT
 from scheduler_core.scheduler.framework import (
     SKIP,
     SUCCESS,
@@ -71,10 +72,10 @@ def _hard_pod_affinity_weight(args: Mapping[str, Any]) -> int:
     """ValidateHardPodAffinityWeight: 0..100."""
     weight = args.get("hardPodAffinityWeight", DEFAULT_HARD_POD_AFFINITY_WEIGHT)
     if isinstance(weight, bool) or not isinstance(weight, int):
-        raise ManifestError("KubeSchedulerConfiguration", ARGS_PATH + ".hardPodAffinityWeight", "must be an integer")
+        raise ManifestError(CONFIG_DOCUMENT, ARGS_PATH + ".hardPodAffinityWeight", "must be an integer")
     if not 0 <= weight <= MAX_HARD_POD_AFFINITY_WEIGHT:
         raise ManifestError(
-            "KubeSchedulerConfiguration",
+            CONFIG_DOCUMENT,
             ARGS_PATH + ".hardPodAffinityWeight",
             f"Invalid value: {weight}: not in valid range [0-{MAX_HARD_POD_AFFINITY_WEIGHT}]",
         )
@@ -99,9 +100,7 @@ class InterPodAffinity:
         self.hard_pod_affinity_weight = _hard_pod_affinity_weight(args)
         ignore = args.get("ignorePreferredTermsOfExistingPods", False)
         if not isinstance(ignore, bool):
-            raise ManifestError(
-                "KubeSchedulerConfiguration", ARGS_PATH + ".ignorePreferredTermsOfExistingPods", "must be a boolean"
-            )
+            raise ManifestError(CONFIG_DOCUMENT, ARGS_PATH + ".ignorePreferredTermsOfExistingPods", "must be a boolean")
         self.ignore_preferred_terms_of_existing_pods = ignore
         self._existing_anti_affinity = SumsCache()
         self._affinity = SumsCache()

@@ -9,6 +9,7 @@ from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.fields import Fields
 from scheduler_core.api.types import Pod, TopologySpreadConstraint
 from scheduler_core.api.validation import qualified_name_problem
+from scheduler_core.scheduler.config import CONFIG_DOCUMENT
 from scheduler_core.scheduler.framework import (
     MAX_NODE_SCORE,
     SKIP,
@@ -60,7 +61,7 @@ SYSTEM_DEFAULT_CONSTRAINTS = (
 )
 
 _ARGS_PATH = "pluginConfig[PodTopologySpread].args"
-_DOCUMENT = "KubeSchedulerConfiguration"
+_DOCUMENT = CONFIG_DOCUMENT
 NODE_LABEL_NOT_MATCH = unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH)
 CONSTRAINTS_NOT_MATCH = unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH)
 
