@@ -10,6 +10,7 @@ from django.http import HttpRequest
 
 from playground import compare
 from playground.board_cards import VIEWS
+from playground.scenarios import DEFAULT_CAPACITY
 
 MAX_QUERY_CHARS = 100
 MAX_LABEL_KEY_CHARS = 317  # a qualified label key: a 253-character prefix, "/", a 63-character name
@@ -151,4 +152,32 @@ class ActForm(forms.Form):
             at=request.POST.get("at", "0"),
             version=_whole(cleaned.get("version"), -1),
             run=_whole(cleaned.get("run"), 0),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NodeTemplate:
+    zones: list[str]
+    per_zone: int  # the board refuses fewer than one
+    capacity: dict[str, str]  # cpu, memory, pods as typed: the engine checks them per node
+    prefix: str
+
+
+class NodeTemplateForm(forms.Form):
+    """ "3 zones x 2 nodes": the zones (comma-separated), nodes per zone, their capacity, a name prefix."""
+
+    zones = forms.CharField(required=False)
+    per_zone = forms.IntegerField(required=False)
+    prefix = forms.CharField(required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> NodeTemplate:
+        form = cls(request.POST)
+        form.is_valid()
+        cleaned = form.cleaned_data
+        return NodeTemplate(
+            zones=[zone.strip() for zone in (cleaned.get("zones") or "").split(",") if zone.strip()],
+            per_zone=_whole(cleaned.get("per_zone"), 1),
+            capacity={name: request.POST.get(name, default) for name, default in DEFAULT_CAPACITY.items()},
+            prefix=cleaned.get("prefix") or "node",
         )

@@ -8,15 +8,15 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from playground import board, import_progress, importing, palette
+from playground.forms import NodeTemplateForm
 from playground.gc_pause import collector_paused
 from playground.models import Scenario
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
-    DEFAULT_CAPACITY,
     InvalidEdit,
     StaleEdit,
 )
-from playground.views.common import editing, editor_secret, int_param, palette_context
+from playground.views.common import editing, editor_secret, palette_context
 from playground.workload_patch import PatchRefused, patch_from
 
 
@@ -27,16 +27,8 @@ def add_node(request: HttpRequest, scenario: Scenario, version: int) -> Scenario
 
 @editing
 def add_nodes_from_template(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
-    zones = [zone.strip() for zone in request.POST.get("zones", "").split(",") if zone.strip()]
-    capacity = {name: request.POST.get(name, DEFAULT_CAPACITY[name]) for name in ("cpu", "memory", "pods")}
-    return board.add_nodes_from_template(
-        scenario,
-        version,
-        zones,
-        int_param(request.POST.get("per_zone"), 1),
-        capacity,
-        request.POST.get("prefix", "node") or "node",
-    )
+    asked = NodeTemplateForm.of(request)
+    return board.add_nodes_from_template(scenario, version, asked.zones, asked.per_zone, asked.capacity, asked.prefix)
 
 
 @editing

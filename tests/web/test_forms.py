@@ -60,3 +60,15 @@ def test_an_act_keeps_what_was_typed_and_reads_its_numbers_or_their_defaults():
     odd = ActForm.of(factory.post("/x", {"op": "x" * 300, "version": "three", "run": "?"}))
     assert (odd.version, odd.run, odd.at) == (-1, 0, "0")  # a stale version: the edit is refused as such
     assert odd.chosen() == {"op": "x" * 200, "target": "", "value": ""}
+
+
+def test_a_node_template_reads_its_zones_count_capacity_and_prefix():
+    from playground.forms import NodeTemplateForm
+
+    asked = NodeTemplateForm.of(
+        factory.post("/x", {"zones": " a, b,,c ", "per_zone": "2", "cpu": "8", "prefix": "gpu"})
+    )
+    assert (asked.zones, asked.per_zone, asked.prefix) == (["a", "b", "c"], 2, "gpu")
+    assert asked.capacity == {"cpu": "8", "memory": "16Gi", "pods": "110"}  # the rest: the defaults
+    odd = NodeTemplateForm.of(factory.post("/x", {"per_zone": "many", "prefix": ""}))
+    assert (odd.zones, odd.per_zone, odd.prefix) == ([], 1, "node")  # the board then says what is missing
