@@ -37,7 +37,8 @@ class BoardQueryForm(forms.Form):
     def of(cls, request: HttpRequest) -> BoardQuery:
         """The request's board query: the query string first, then an edit's form fields (the
         table's search only from the query string)."""
-        data = {name: request.GET.get(name, request.POST.get(name)) for name in ("view", "group", "then")}
+        data = {name: request.GET.get(name) or request.POST.get(name) for name in ("view", "then")}
+        data["group"] = request.GET.get("group", request.POST.get("group"))  # "" asks for no grouping
         data["q"] = request.GET.get("q")
         form = cls({name: value for name, value in data.items() if value is not None})
         form.is_valid()  # an invalid field is left out of cleaned_data: its default applies

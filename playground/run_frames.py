@@ -50,7 +50,16 @@ def pod_frame(pod: Pod) -> dict[str, Any]:
 
 def node_frame(node: Node) -> dict[str, Any]:
     """The engine's node_state, and the allocatable amounts for the per-node bars."""
-    return {"op": "node", **node_state(node), "allocatable": dict(node.status.allocatable)}
+    state = node_state(node)
+    return {
+        "op": "node",
+        "name": state["name"],
+        "unschedulable": state["unschedulable"],
+        "ready": state["ready"],
+        "taints": state["taints"],
+        "labels": state["labels"],  # the frames' own order, which their packing dictionary knows
+        "allocatable": dict(node.status.allocatable),
+    }
 
 
 def workload_frame(kind: str, obj: Any) -> dict[str, Any]:

@@ -141,17 +141,10 @@ def collect_static_files() -> None:
         collect_static()
 
 
-def import_the_engine() -> None:
-    """Before the first request: the engine's controllers, admission and timeline are imported by
-    the first Simulation otherwise (scheduler_core/simulation/simulation.py imports them when built), which
-    cost the first run's first frame 0.2-0.3 s (compiling them, where no bytecode is cached)."""
-
-
 def main(argv: list[str] | None = None) -> None:
     # Each access-log line as it happens, also when stdout is a file or a pipe (a supervisor's log).
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     collect_static_files()
-    import_the_engine()
     heap.install()
     CommandLine().run(sys.argv[1:] if argv is None else argv)
 

@@ -32,14 +32,23 @@ def ready_changed_at(pod: Pod) -> float | None:
     return pod.metadata.creation_timestamp if pod.status.ready else None
 
 
-def is_pod_available(pod: Pod, min_ready_seconds: int, now: float) -> bool:
-    """IsPodAvailable: Ready, and Ready for minReadySeconds."""
+def is_pod_available(pod: Pod, min_ready_seconds: int, now: float, *, strict: bool = False) -> bool:
+    """IsPodAvailable: Ready, and Ready for minReadySeconds.
+
+    `strict`: for longer than minReadySeconds, upstream's Before, for the DaemonSet and StatefulSet
+    controllers, which look again a second after it ("to avoid milliseconds skew"). Without it the
+    instant counts: the ReplicaSet looks again exactly minReadySeconds later, when upstream's clock
+    has always moved on a little."""
     if not pod.status.ready:
         return False
     if min_ready_seconds == 0:
         return True
     since = ready_changed_at(pod)
-    return since is not None and since + min_ready_seconds <= now + AVAILABILITY_TOLERANCE
+    if since is None:
+        return False
+    if strict:
+        return since + min_ready_seconds < now
+    return since + min_ready_seconds <= now + AVAILABILITY_TOLERANCE
 
 
 def is_pod_terminal(pod: Pod) -> bool:

@@ -244,6 +244,11 @@ class DaemonSetController:
                 # Add a second to avoid milliseconds skew, as upstream does.
                 self.queue.add_after(key, ds.spec.min_ready_seconds + 1.0)
 
+    def _available(self, pod: Pod, min_ready_seconds: int) -> bool:
+        """podutil.IsPodAvailable as the DaemonSet controller calls it: a Running pod, Ready for
+        longer than minReadySeconds (it looks again a second after)."""
+        return pod.status.phase == "Running" and is_pod_available(pod, min_ready_seconds, self.ctx.now, strict=True)
+
     def _enqueue_uid(self, uid: str) -> str | None:
         """A pod of the set changed: sync it once the instant's burst of pod changes is over."""
         key = self._keys_by_uid.get(uid)
@@ -416,10 +421,7 @@ class DaemonSetController:
                 if (
                     oldest_new is not None
                     and oldest_old is not None
-                    and (
-                        not oldest_old.status.ready
-                        or is_pod_available(oldest_new, ds.spec.min_ready_seconds, self.ctx.now)
-                    )
+                    and (not oldest_old.status.ready or self._available(oldest_new, ds.spec.min_ready_seconds))
                 ):
                     delete.append(oldest_old)
         elif daemon_pods is not None:
@@ -532,10 +534,10 @@ class DaemonSetController:
                 if (old_pod is None) == (new_pod is None):
                     unavailable += 1
                 elif new_pod is not None:
-                    if not is_pod_available(new_pod, min_ready, self.ctx.now):
+                    if not self._available(new_pod, min_ready):
                         unavailable += 1
                 elif old_pod is not None:
-                    if not is_pod_available(old_pod, min_ready, self.ctx.now):
+                    if not self._available(old_pod, min_ready):
                         replacements.append(old_pod)
                         unavailable += 1
                     elif unavailable < max_unavailable:
@@ -555,16 +557,16 @@ class DaemonSetController:
                 surging += 1
                 continue
             if old_pod is not None:
-                if is_pod_available(old_pod, min_ready, self.ctx.now):
+                if self._available(old_pod, min_ready):
                     available += 1
-            elif new_pod is not None and is_pod_available(new_pod, min_ready, self.ctx.now):
+            elif new_pod is not None and self._available(new_pod, min_ready):
                 available += 1
             if old_pod is None:
                 continue
             node = by_name.get(node_name)
             if new_pod is None:
                 should_run = node is not None and self._should_run(node, ds)[0]
-                if not is_pod_available(old_pod, min_ready, self.ctx.now):
+                if not self._available(old_pod, min_ready):
                     if not should_run:
                         to_delete.append(old_pod)
                         continue
@@ -576,7 +578,7 @@ class DaemonSetController:
                     if surging >= max_surge:
                         continue
                     candidate_nodes.append(node_name)
-            elif not is_pod_available(new_pod, min_ready, self.ctx.now):
+            elif not self._available(new_pod, min_ready):
                 surging += 1
             else:
                 to_delete.append(old_pod)
@@ -610,7 +612,7 @@ class DaemonSetController:
             pod = min(pods, key=_by_creation_and_phase)
             if pod.status.ready:
                 ready += 1
-                if is_pod_available(pod, ds.spec.min_ready_seconds, self.ctx.now):
+                if self._available(pod, ds.spec.min_ready_seconds):
                     available += 1
             if self._is_updated(pod, hash_):
                 updated += 1

@@ -19,7 +19,6 @@ merges repeats into one event.
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TypeIs
 
 from scheduler_core.admission.resource_quota import KIND_RESOURCES
 from scheduler_core.api.selectors import label_selector_matches
@@ -118,9 +117,9 @@ def _group(api_version: str) -> str:
     return api_version.split("/")[0] if "/" in api_version else ""
 
 
-def _same(obj: StoredObject | None, ref: OwnerReference) -> TypeIs[StoredObject]:
+def _same(obj: StoredObject, ref: OwnerReference) -> bool:
     """The owner is the one the reference names (a reference without uid is taken on trust)."""
-    return obj is not None and (not ref.uid or ref.uid == obj.metadata.uid)
+    return not ref.uid or ref.uid == obj.metadata.uid
 
 
 class DisruptionController:
@@ -314,17 +313,17 @@ class DisruptionController:
         group = _group(ref.api_version)
         if ref.kind == "ReplicaSet" and group in APPS_GROUPS:
             replica_set = self._get(ReplicaSet, namespace, ref.name)
-            if _same(replica_set, ref):
+            if replica_set is not None and _same(replica_set, ref):
                 owner = replica_set.metadata.controller_ref()
                 if owner is not None and owner.kind == "Deployment":
                     deployment = self._get(Deployment, namespace, owner.name)
-                    if _same(deployment, owner):
+                    if deployment is not None and _same(deployment, owner):
                         return deployment.metadata.uid or deployment.metadata.key, deployment.spec.replicas
                 else:
                     return replica_set.metadata.uid or replica_set.metadata.key, replica_set.spec.replicas
         if ref.kind == "StatefulSet" and group in ("apps", ""):
             stateful_set = self._get(StatefulSet, namespace, ref.name)
-            if _same(stateful_set, ref):
+            if stateful_set is not None and _same(stateful_set, ref):
                 return stateful_set.metadata.uid or stateful_set.metadata.key, stateful_set.spec.replicas
         return self._scale_controller(ref, namespace)
 
@@ -337,6 +336,6 @@ class DisruptionController:
             raise ExpectedCountError(NO_SCALE.format(f"{resource}.{group}" if group else resource))
         target = SCALE_TARGETS.get(ref.kind)  # a ReplicationController is never in the store
         obj = self._get(target, namespace, ref.name) if target is not None else None
-        if not _same(obj, ref):
+        if obj is None or not _same(obj, ref):
             return None
         return obj.metadata.uid or obj.metadata.key, int(obj.spec.replicas)

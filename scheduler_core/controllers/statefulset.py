@@ -360,7 +360,7 @@ class StatefulSetController:
         """IsPodAvailable: ready, for longer than minReadySeconds."""
         if not self.running_and_ready(pod):
             return False
-        return is_pod_available(pod, min_ready_seconds, self.ctx.now)
+        return is_pod_available(pod, min_ready_seconds, self.ctx.now, strict=True)
 
     def healthy(self, pod: Pod) -> bool:
         return self.running_and_ready(pod) and pod.metadata.deletion_timestamp is None

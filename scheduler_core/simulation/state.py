@@ -21,10 +21,10 @@ from scheduler_core.store.cluster import Cluster
 def node_state(node: Node) -> dict[str, Any]:
     return {
         "name": node.name,
+        "labels": dict(node.labels),
+        "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in node.spec.taints],
         "unschedulable": node.spec.unschedulable,
         "ready": node.status.ready,
-        "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in node.spec.taints],
-        "labels": dict(node.labels),
     }
 
 
@@ -47,6 +47,7 @@ def pod_placement(pod: Pod) -> dict[str, Any]:
 
 def pod_state(pod: Pod) -> dict[str, Any]:
     return {
+        "namespace": pod.namespace,  # first, as `simulate` has always printed it
         **pod_placement(pod),
         "owner": owner_of(pod),
         "qosClass": qos_class(pod),

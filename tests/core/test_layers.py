@@ -47,7 +47,11 @@ def engine_imports_in(source: str, module: str, package: str) -> list[EngineImpo
     def visit(node: ast.AST, in_function: bool) -> None:
         for child in ast.iter_child_nodes(node):
             if _is_type_checking_block(child):
-                continue  # annotations only: no import happens at run time
+                # annotations only: no import happens at run time; its else branch does run
+                assert isinstance(child, ast.If)
+                for branch in child.orelse:
+                    visit(ast.Module(body=[branch], type_ignores=[]), in_function)
+                continue
             inside = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
             targets: list[str] = []
             if isinstance(child, ast.Import):
@@ -123,6 +127,18 @@ def test_no_engine_import_inside_a_function() -> None:
 def test_the_checks_catch_a_back_import_and_a_hidden_one(source: str, expected: str) -> None:
     imports = engine_imports_in(source, "scheduler_core.controllers.probe", "scheduler_core.controllers")
     assert expected in " ".join(back_imports(imports) + function_imports(imports))
+
+
+def test_an_import_in_the_else_of_a_type_checking_block_is_checked() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    pass\n"
+        "else:\n"
+        "    from scheduler_core.simulation.simulation import Simulation\n"
+    )
+    imports = engine_imports_in(source, "scheduler_core.controllers.probe", "scheduler_core.controllers")
+    assert "simulation is above controllers" in " ".join(back_imports(imports))
 
 
 def test_annotation_only_imports_are_allowed() -> None:

@@ -298,3 +298,23 @@ def test_same_scenario_and_seed_replay_event_for_event():
     assert first == second
     other = [e.as_dict() for e in simulate("ds_node_changes.yaml", seed=8).cluster.events]
     assert [e["reason"] for e in other] == [e["reason"] for e in first]  # only the generated names differ
+
+
+def test_a_rolling_update_with_min_ready_seconds_waits_past_them_then_a_second():
+    """Available means Ready for longer than minReadySeconds (upstream's Before), and the controller
+    looks again a second after: each node's turn comes 5 s + 1 s after its new pod is Ready. (An
+    engine that counted the instant itself replaced the pods at 46/56/62/72 s.)"""
+    text = (DATA / "ds_rolling_update.yaml").read_text()
+    text = text.replace("metadata: {name: agent}\nspec:\n", "metadata: {name: agent}\nspec:\n  minReadySeconds: 5\n", 1)
+    sim = simulate(text, until=600.0)
+    turns = [
+        (t, reason) for t, reason, _ in events(sim, "DaemonSet/default/agent", "SuccessfulCreate", "SuccessfulDelete")
+    ]
+    assert turns[3:] == [
+        (30.0, "SuccessfulDelete"),
+        (40.0, "SuccessfulCreate"),
+        (51.0, "SuccessfulDelete"),
+        (61.0, "SuccessfulCreate"),
+        (72.0, "SuccessfulDelete"),
+        (82.0, "SuccessfulCreate"),
+    ]

@@ -553,3 +553,14 @@ def test_seed_statefulset_pods_spread_with_their_volumes_and_come_back_to_them()
     claim = sim.cluster.get(PersistentVolumeClaim, "default/data-db-2")
     assert claim.metadata.creation_timestamp == 4.0
     assert db2.spec.node_name == claim.metadata.annotations[ANN_SELECTED_NODE]
+
+
+def test_ordered_start_waits_until_a_pod_is_available_for_longer_than_min_ready_seconds():
+    """OrderedReady: the next ordinal is created once the one before is Running and available, Ready
+    for longer than minReadySeconds; the controller looks again minReadySeconds + 1 s after Ready.
+    (An engine that counted the instant itself created them at 20 s and 40 s.)"""
+    probe = ", readinessProbe: {initialDelaySeconds: 9}"
+    workload = statefulset(replicas=3, extra_spec="  minReadySeconds: 10\n", probe=probe)
+    sim = simulate(docs(NODE.format(name="node-a"), workload), until=600.0)
+    created = [t for t, _, _ in events(sim, "StatefulSet/default/web", "SuccessfulCreate")]
+    assert created == [0.0, 30.0, 60.0]
