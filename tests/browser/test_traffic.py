@@ -30,25 +30,23 @@ def step_until(page: Page, *texts: str, steps: int = 10) -> None:
     raise AssertionError(f"no event with {texts} within {steps} steps")
 
 
-def step_until_shown(page: Page, locator, steps: int = 10) -> None:
-    """Step forward until `locator` is there: a change without an event of its own (a pod turning
-    Ready) is a frame of its own, after the event that caused it."""
-    for _ in range(steps):
-        # The panel is fetched for each event: read it once it is the player's.
-        position = re.search(r"event (\d+)/", page.locator("[data-player='status']").inner_text()).group(1)
-        expect(page.locator(f"#traffic .traffic-body[data-traffic-seq='{position}']")).to_have_count(1)
-        if locator.count():
-            return
-        step_forward(page)
-    expect(locator).not_to_have_count(0)
-
-
 def flow(page: Page, name: str):
     return page.locator(f"#traffic [data-flow='{name}']")
 
 
-def count_of(bar, share: str) -> int:
-    return int(bar.locator(f"li[data-share='{share}']").get_attribute("data-count"))
+def counts_once_shown(page: Page, bar, shares: tuple[str, ...], steps: int = 10) -> dict[str, int]:
+    """Step forward until one panel of the player's position shows every share, and read their
+    counts from that same panel at once (a panel is replaced as a whole when the position moves)."""
+    script = """(bar, shares) => Object.fromEntries(shares.map(
+        (share) => [share, bar.querySelector(`li[data-share='${share}']`)?.dataset.count ?? null]))"""
+    for _ in range(steps):
+        position = re.search(r"event (\d+)/", page.locator("[data-player='status']").inner_text()).group(1)
+        expect(page.locator(f"#traffic .traffic-body[data-traffic-seq='{position}']")).to_have_count(1)
+        counts = bar.evaluate(script, list(shares))
+        if all(counts[share] is not None for share in shares):
+            return {share: int(counts[share]) for share in shares}
+        step_forward(page)
+    raise AssertionError(f"no panel showed all of {shares} within {steps} steps")
 
 
 def test_a_canary_by_weight_gets_about_a_tenth_of_the_requests(page: Page, server_url: str, screenshot_path):
@@ -61,10 +59,9 @@ def test_a_canary_by_weight_gets_about_a_tenth_of_the_requests(page: Page, serve
     seek_to_event(page, "Started", "shop-canary")  # 1 s: the canary started, at weight 10
     backends = main.locator("[data-bar='backends']")
     # ... and Ready, with the stable pods, in the frames after it (a change without an event of its own)
-    step_until_shown(page, backends.locator("li[data-share='shop-canary']"))
-    step_until_shown(page, backends.locator("li[data-share='shop']"))
+    counts = counts_once_shown(page, backends, ("shop-canary", "shop"))
     expect(main.locator(".flow-canary")).to_contain_text("weight 10 of 100")
-    canary, stable = count_of(backends, "shop-canary"), count_of(backends, "shop")
+    canary, stable = counts["shop-canary"], counts["shop"]
     assert canary + stable == 100 and 3 <= canary <= 20, (canary, stable)
     expect(main.locator("[data-bar='versions'] li[data-share='v2']")).to_contain_text(f"({canary}%)")
     header = flow(page, "Ingress/app.example.com/ X-Canary: always")
