@@ -182,3 +182,52 @@ class NodeTemplateForm(forms.Form):
             capacity={name: request.POST.get(name, default) for name, default in DEFAULT_CAPACITY.items()},
             prefix=cleaned.get("prefix") or "node",
         )
+
+
+class NodeEditForm(forms.Form):
+    """A node card's edits (rename, capacity, label, taint and their removals): the strings as
+    typed, which the board and the engine check (their messages name the field); a field the form
+    did not send is absent, not empty (capacity changes only what it names)."""
+
+    name = forms.CharField(required=False, strip=False)
+    key = forms.CharField(required=False, strip=False)
+    value = forms.CharField(required=False, strip=False)
+    effect = forms.CharField(required=False, strip=False)
+    old_key = forms.CharField(required=False, strip=False)
+    old_effect = forms.CharField(required=False, strip=False)
+    cpu = forms.CharField(required=False, strip=False)
+    memory = forms.CharField(required=False, strip=False)
+    pods = forms.CharField(required=False, strip=False)
+    extended_name = forms.CharField(required=False)
+    extended_value = forms.CharField(required=False, strip=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> "NodeEdit":
+        form = cls(request.POST)
+        form.is_valid()
+        cleaned = {name: value or "" for name, value in form.cleaned_data.items()}
+        sent = frozenset(name for name in cls.base_fields if name in request.POST)
+        return NodeEdit(cleaned, sent)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeEdit:
+    fields: dict[str, str]
+    sent: frozenset[str]
+
+    def __getitem__(self, name: str) -> str:
+        return self.fields.get(name, "")
+
+    def capacity(self) -> dict[str, str]:
+        """The amounts the form sent, and an extended resource when it names one."""
+        amounts = {name: self[name] for name in ("cpu", "memory", "pods") if name in self.sent}
+        if self["extended_name"]:
+            amounts[self["extended_name"]] = self["extended_value"]
+        return amounts
+
+    def taint(self) -> dict[str, str]:
+        return {"key": self["key"], "value": self["value"], "effect": self["effect"]}
+
+    def old_taint(self) -> dict[str, str] | None:
+        """The taint being edited, when the form edits one rather than adding it."""
+        return {"key": self["old_key"], "effect": self["old_effect"]} if self["old_key"] else None

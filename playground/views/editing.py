@@ -8,7 +8,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from playground import board, import_progress, importing, palette
-from playground.forms import NodeTemplateForm
+from playground.forms import NodeEditForm, NodeTemplateForm
 from playground.gc_pause import collector_paused
 from playground.models import Scenario
 from playground.ratelimit import rate_limited
@@ -33,32 +33,25 @@ def add_nodes_from_template(request: HttpRequest, scenario: Scenario, version: i
 
 @editing
 def node_action(request: HttpRequest, scenario: Scenario, version: int, node_id: int, action: str) -> Scenario:
-    post = request.POST
     if action == "clone":
         return board.clone_node(scenario, version, node_id)
     if action == "delete":
         return board.delete_node(scenario, version, node_id)
-    if action == "rename":
-        return board.rename_node(scenario, version, node_id, post.get("name", ""))
-    if action == "capacity":
-        capacity = {name: post.get(name, "") for name in ("cpu", "memory", "pods") if name in post}
-        if post.get("extended_name"):
-            capacity[post["extended_name"].strip()] = post.get("extended_value", "")
-        return board.set_capacity(scenario, version, node_id, capacity)
     if action in ("cordon", "uncordon"):
         return board.set_unschedulable(scenario, version, node_id, action == "cordon")
+    edit = NodeEditForm.of(request)
+    if action == "rename":
+        return board.rename_node(scenario, version, node_id, edit["name"])
+    if action == "capacity":
+        return board.set_capacity(scenario, version, node_id, edit.capacity())
     if action == "label":
-        return board.set_label(
-            scenario, version, node_id, post.get("key", ""), post.get("value", ""), post.get("old_key", "")
-        )
+        return board.set_label(scenario, version, node_id, edit["key"], edit["value"], edit["old_key"])
     if action == "unlabel":
-        return board.remove_label(scenario, version, node_id, post.get("key", ""))
+        return board.remove_label(scenario, version, node_id, edit["key"])
     if action == "taint":
-        old = {"key": post.get("old_key", ""), "effect": post.get("old_effect", "")} if post.get("old_key") else None
-        taint = {"key": post.get("key", ""), "value": post.get("value", ""), "effect": post.get("effect", "")}
-        return board.set_taint(scenario, version, node_id, taint, old)
+        return board.set_taint(scenario, version, node_id, edit.taint(), edit.old_taint())
     if action == "untaint":
-        return board.remove_taint(scenario, version, node_id, post.get("key", ""), post.get("effect", ""))
+        return board.remove_taint(scenario, version, node_id, edit["key"], edit["effect"])
     raise InvalidEdit(f"unknown action {action[:40]!r}")
 
 

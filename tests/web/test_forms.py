@@ -72,3 +72,18 @@ def test_a_node_template_reads_its_zones_count_capacity_and_prefix():
     assert asked.capacity == {"cpu": "8", "memory": "16Gi", "pods": "110"}  # the rest: the defaults
     odd = NodeTemplateForm.of(factory.post("/x", {"per_zone": "many", "prefix": ""}))
     assert (odd.zones, odd.per_zone, odd.prefix) == ([], 1, "node")  # the board then says what is missing
+
+
+def test_a_node_edit_keeps_strings_as_typed_and_capacity_only_what_was_sent():
+    from playground.forms import NodeEditForm
+
+    edit = NodeEditForm.of(
+        factory.post("/x", {"key": " zone ", "value": "a", "memory": "8Gi", "extended_name": " gpu "})
+    )
+    assert edit["key"] == " zone "  # the board trims or refuses; the form does not decide for it
+    assert edit.capacity() == {"memory": "8Gi", "gpu": ""}  # cpu and pods were not sent: unchanged
+    assert edit.old_taint() is None and edit.taint() == {"key": " zone ", "value": "a", "effect": ""}
+    moved = NodeEditForm.of(
+        factory.post("/x", {"key": "k", "effect": "NoSchedule", "old_key": "j", "old_effect": "NoExecute"})
+    )
+    assert moved.old_taint() == {"key": "j", "effect": "NoExecute"}
