@@ -3,7 +3,9 @@ app computes, a partial renders. A query that does not validate falls back to th
 without it gets (a board is never refused for an odd ?view=).
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django import forms
 from django.http import HttpRequest
@@ -16,6 +18,17 @@ MAX_QUERY_CHARS = 100
 MAX_LABEL_KEY_CHARS = 317  # a qualified label key: a 253-character prefix, "/", a 63-character name
 
 
+class LenientForm(forms.Form):
+    """A form whose invalid fields fall back: each is left out of the cleaned data, and the caller
+    takes the default a request without it gets."""
+
+    @classmethod
+    def cleaned(cls, data: Mapping[str, Any]) -> dict[str, Any]:
+        form = cls(data)
+        form.is_valid()
+        return form.cleaned_data
+
+
 @dataclass(frozen=True, slots=True)
 class BoardQuery:
     view: str = "auto"  # one of VIEWS
@@ -24,7 +37,7 @@ class BoardQuery:
     query: str = ""
 
 
-class BoardQueryForm(forms.Form):
+class BoardQueryForm(LenientForm):
     """How the board is drawn: its view, the labels it groups by, the table's search. Sent in the
     query string of a board's URL, or with the form of an edit (which redraws the same board)."""
 
@@ -40,9 +53,7 @@ class BoardQueryForm(forms.Form):
         data = {name: request.GET.get(name) or request.POST.get(name) for name in ("view", "then")}
         data["group"] = request.GET.get("group", request.POST.get("group"))  # "" asks for no grouping
         data["q"] = request.GET.get("q")
-        form = cls({name: value for name, value in data.items() if value is not None})
-        form.is_valid()  # an invalid field is left out of cleaned_data: its default applies
-        cleaned = form.cleaned_data
+        cleaned = cls.cleaned({name: value for name, value in data.items() if value is not None})
         return BoardQuery(
             view=cleaned.get("view") or "auto",
             group=None if data["group"] is None else cleaned.get("group", ""),
@@ -62,7 +73,7 @@ class CompareQuery:
     sent: bool  # the form was sent (a comparison is asked for, not only the page)
 
 
-class CompareForm(forms.Form):
+class CompareForm(LenientForm):
     """Side B's scheduler configuration (a preset, or YAML pasted under "custom") and the seed."""
 
     config = forms.ChoiceField(choices=[(name, name) for name in compare.PRESETS], required=False)
@@ -71,9 +82,7 @@ class CompareForm(forms.Form):
 
     @classmethod
     def of(cls, request: HttpRequest) -> CompareQuery:
-        form = cls(request.GET)
-        form.is_valid()  # an unknown preset or an odd seed: the defaults
-        cleaned = form.cleaned_data
+        cleaned = cls.cleaned(request.GET)
         seed = cleaned.get("seed") or 0
         return CompareQuery(
             preset=cleaned.get("config") or compare.DEFAULT_PRESET,
@@ -98,7 +107,7 @@ class ExplainQuery:
     node: str  # "why not here?": the node the pod was dragged onto, if any
 
 
-class ExplainQueryForm(forms.Form):
+class ExplainQueryForm(LenientForm):
     """Which pod to explain, at which event of the run, and (why not here?) on which node."""
 
     pod = forms.CharField(required=False, strip=False)
@@ -107,9 +116,7 @@ class ExplainQueryForm(forms.Form):
 
     @classmethod
     def of(cls, request: HttpRequest) -> ExplainQuery:
-        form = cls(request.GET)
-        form.is_valid()
-        cleaned = form.cleaned_data
+        cleaned = cls.cleaned(request.GET)
         return ExplainQuery(
             pod=(cleaned.get("pod") or "")[:MAX_POD_KEY_CHARS],
             seq=max(1, _whole(cleaned.get("seq"), 1)),
@@ -131,7 +138,7 @@ class ActRequest:
         return {"op": self.op[:200], "target": self.target[:200], "value": self.value[:200]}
 
 
-class ActForm(forms.Form):
+class ActForm(LenientForm):
     """An operation at the run's current time (playground/acting.py checks what it means)."""
 
     op = forms.CharField(required=False, strip=False)
@@ -143,9 +150,7 @@ class ActForm(forms.Form):
 
     @classmethod
     def of(cls, request: HttpRequest) -> ActRequest:
-        form = cls(request.POST)
-        form.is_valid()
-        cleaned = form.cleaned_data
+        cleaned = cls.cleaned(request.POST)
         return ActRequest(
             op=cleaned.get("op") or "",
             target=cleaned.get("target") or "",
@@ -164,7 +169,7 @@ class NodeTemplate:
     prefix: str
 
 
-class NodeTemplateForm(forms.Form):
+class NodeTemplateForm(LenientForm):
     """ "3 zones x 2 nodes": the zones (comma-separated), nodes per zone, their capacity, a name prefix."""
 
     zones = forms.CharField(required=False)
@@ -173,9 +178,7 @@ class NodeTemplateForm(forms.Form):
 
     @classmethod
     def of(cls, request: HttpRequest) -> NodeTemplate:
-        form = cls(request.POST)
-        form.is_valid()
-        cleaned = form.cleaned_data
+        cleaned = cls.cleaned(request.POST)
         return NodeTemplate(
             zones=[zone.strip() for zone in (cleaned.get("zones") or "").split(",") if zone.strip()],
             per_zone=_whole(cleaned.get("per_zone"), 1),
@@ -184,7 +187,7 @@ class NodeTemplateForm(forms.Form):
         )
 
 
-class NodeEditForm(forms.Form):
+class NodeEditForm(LenientForm):
     """A node card's edits (rename, capacity, label, taint and their removals): the strings as
     typed, which the board and the engine check (their messages name the field); a field the form
     did not send is absent, not empty (capacity changes only what it names)."""
@@ -203,9 +206,7 @@ class NodeEditForm(forms.Form):
 
     @classmethod
     def of(cls, request: HttpRequest) -> "NodeEdit":
-        form = cls(request.POST)
-        form.is_valid()
-        cleaned = {name: value or "" for name, value in form.cleaned_data.items()}
+        cleaned = {name: value or "" for name, value in cls.cleaned(request.POST).items()}
         sent = frozenset(name for name in cls.base_fields if name in request.POST)
         return NodeEdit(cleaned, sent)
 
