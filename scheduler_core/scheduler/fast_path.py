@@ -14,7 +14,8 @@ plugins' own Filter and Score methods, then kept. What is kept and for how long:
 - PodTopologySpread and InterPodAffinity read cluster-wide counts that change with every binding:
   they are evaluated every cycle, from the states their PreFilter and PreScore wrote, a window of
   nodes at a time: each node's (topology key, value) is kept per epoch, so a window's lookups in the
-  counts are list operations, and only the nodes they reject are walked.
+  counts are list operations, and only the nodes they reject are walked. The verdicts over a window
+  are the plugins' own (their window_filters, scheduler/window_filter.py), not restated here.
 - A node with nominated pods that count for the pod goes through the generic
   Framework.run_filter_with_nominated_pods; without cluster-wide plugins its verdict is kept as well,
   for as long as the node and those nominated pods stay the same.
@@ -28,8 +29,8 @@ does not know (a custom plugin, an extender-like plugin, a volume plugin that di
 says so before doing anything and the scheduler runs the generic loops instead.
 """
 
-import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from functools import partial
 from itertools import repeat
 from operator import add, mul
 from typing import Any
@@ -48,7 +49,6 @@ from scheduler_core.scheduler.framework import (
 from scheduler_core.scheduler.plugins.helpers import default_normalized
 from scheduler_core.scheduler.plugins.image_locality import ImageLocality
 from scheduler_core.scheduler.plugins.inter_pod_affinity import plugin as ipa_module
-from scheduler_core.scheduler.plugins.inter_pod_affinity.filtering import PreFilterState as AffinityPreFilterState
 from scheduler_core.scheduler.plugins.inter_pod_affinity.plugin import InterPodAffinity
 from scheduler_core.scheduler.plugins.inter_pod_affinity.scoring import PreScoreState as AffinityPreScoreState
 from scheduler_core.scheduler.plugins.inter_pod_affinity.scoring import normalized as affinity_normalized
@@ -58,13 +58,12 @@ from scheduler_core.scheduler.plugins.node_ports import NodePorts, pod_host_port
 from scheduler_core.scheduler.plugins.node_resources_balanced_allocation import NodeResourcesBalancedAllocation
 from scheduler_core.scheduler.plugins.node_resources_fit import NodeResourcesFit
 from scheduler_core.scheduler.plugins.node_unschedulable import NodeUnschedulable
-from scheduler_core.scheduler.plugins.pod_topology_spread import plugin as pts_module
-from scheduler_core.scheduler.plugins.pod_topology_spread.filtering import PreFilterState as SpreadPreFilterState
 from scheduler_core.scheduler.plugins.pod_topology_spread.plugin import PodTopologySpread
 from scheduler_core.scheduler.plugins.taint_toleration import TaintToleration
 from scheduler_core.scheduler.resources import NON_ZERO_DEFAULTS, pod_requests
 from scheduler_core.scheduler.runtime import Framework
 from scheduler_core.scheduler.snapshot import NodeInfo, PodInfo, Snapshot
+from scheduler_core.scheduler.window_filter import WindowFilter
 
 # Plugins whose Filter reads only the pod (the signature's fields) and the node.
 _LOCAL_FILTERS: tuple[type, ...] = (
@@ -202,80 +201,6 @@ class VictimsCache:
         self._values[self._index[name]] = (self._nominated.get(name, ()), result)
 
 
-# A window step: (window nodes, their snapshot positions, their statuses so far), filling in the
-# statuses of nodes still passing (None) that the step rejects.
-Step = Callable[[list[NodeInfo], list[int], list[Status | None]], None]
-
-
-def _fail_all(status: Status) -> Step:
-    def step(window: list[NodeInfo], slots: list[int], statuses: list[Status | None]) -> None:
-        for i, current in enumerate(statuses):
-            if current is None:
-                statuses[i] = status
-
-    return step
-
-
-def _spread_step(
-    values: list[Any], counts: dict[str, int], limit: int, label_missing: Status, too_skewed: Status
-) -> Step:
-    def step(window: list[NodeInfo], slots: list[int], statuses: list[Status | None]) -> None:
-        domains = list(map(values.__getitem__, slots))
-        found = list(map(counts.get, domains, repeat(0)))
-        if None in domains:
-            for i, domain in enumerate(domains):
-                if domain is None and statuses[i] is None:
-                    statuses[i] = label_missing
-        if found and max(found) > limit:
-            for i, count in enumerate(found):
-                if count > limit and statuses[i] is None:
-                    statuses[i] = too_skewed
-
-    return step
-
-
-def _affinity_step(pairs: list[Any], counts: dict[Any, int], anywhere: bool, rejected: Status) -> Step:
-    """satisfyPodAffinity for terms sharing one topology key: the node has the key, and matching pods
-    are in its domain, unless no pod matches anywhere and the pod matches its own terms."""
-
-    def step(window: list[NodeInfo], slots: list[int], statuses: list[Status | None]) -> None:
-        domains = list(map(pairs.__getitem__, slots))
-        if anywhere:
-            if None in domains:
-                for i, pair in enumerate(domains):
-                    if pair is None and statuses[i] is None:
-                        statuses[i] = rejected
-            return
-        found = list(map(counts.get, domains, repeat(0)))
-        if found and min(found) <= 0:
-            for i, count in enumerate(found):
-                if count <= 0 and statuses[i] is None:
-                    statuses[i] = rejected
-
-    return step
-
-
-def _anti_affinity_step(key_pairs: list[list[Any]], counts: dict[Any, int], rejected: Status) -> Step:
-    def step(window: list[NodeInfo], slots: list[int], statuses: list[Status | None]) -> None:
-        for pairs in key_pairs:
-            found = list(map(counts.get, map(pairs.__getitem__, slots), repeat(0)))
-            if found and max(found) > 0:
-                for i, count in enumerate(found):
-                    if count > 0 and statuses[i] is None:
-                        statuses[i] = rejected
-
-    return step
-
-
-def _per_node_step(labels: list[Any], satisfied: Callable[[Any], bool], rejected: Status) -> Step:
-    def step(window: list[NodeInfo], slots: list[int], statuses: list[Status | None]) -> None:
-        for i, slot in enumerate(slots):
-            if statuses[i] is None and not satisfied(labels[slot]):
-                statuses[i] = rejected
-
-    return step
-
-
 def _wrap(plugin_name: str, status: Status) -> Status:
     """What Framework.run_filter makes of a plugin's failed Filter status."""
     if not status.is_rejected:
@@ -283,42 +208,26 @@ def _wrap(plugin_name: str, status: Status) -> Status:
     return status.with_plugin(plugin_name)
 
 
-def select_index(totals: list[int], rng: random.Random) -> int:
-    """select_host's reservoir sampling over totals, drawing exactly what rng.randrange would."""
-    best = totals[0]
-    chosen = 0
-    tied = 1
-    if type(rng) is random.Random:
-        getrandbits = rng.getrandbits
-        bits = 1  # tied.bit_length(), kept up to date
-        power = 2  # 2**bits
-        for index in range(1, len(totals)):
-            total = totals[index]
-            if total < best:
-                continue
-            if total > best:
-                best, chosen, tied, bits, power = total, index, 1, 1, 2
-                continue
-            tied += 1
-            if tied == power:
-                bits += 1
-                power <<= 1
-            # Random._randbelow_with_getrandbits(tied), which randrange(tied) is.
-            drawn = getrandbits(bits)
-            while drawn >= tied:
-                drawn = getrandbits(bits)
-            if drawn == 0:
-                chosen = index
-        return chosen
-    for index in range(1, len(totals)):
-        total = totals[index]
-        if total > best:
-            best, chosen, tied = total, index, 1
-        elif total == best:
-            tied += 1
-            if rng.randrange(tied) == 0:
-                chosen = index
-    return chosen
+class _Domains:
+    """The snapshot's nodes as window filters look them up (window_filter.NodeDomains), from the
+    per-epoch lists the fast path keeps."""
+
+    def __init__(self, fast_path: "FastPath", snapshot: Snapshot, all_nodes: list[NodeInfo]) -> None:
+        self._fast_path = fast_path
+        self._snapshot = snapshot
+        self._all_nodes = all_nodes
+
+    def values(self, key: str) -> list[str | None]:
+        values: list[str | None] = self._fast_path.by_key(self._snapshot, self._all_nodes, key)[0]
+        return values
+
+    def pairs(self, key: str) -> list[tuple[str, str] | None]:
+        pairs: list[tuple[str, str] | None] = self._fast_path.by_key(self._snapshot, self._all_nodes, key)[1]
+        return pairs
+
+    def labels(self) -> list[Mapping[str, str]]:
+        labels: list[Mapping[str, str]] = self._fast_path.node_attrs(self._snapshot, self._all_nodes)[1]
+        return labels
 
 
 class FastPath:
@@ -352,7 +261,7 @@ class FastPath:
             self._signature_pod = pod
         return self._signature
 
-    def _node_attrs(self, snapshot: Snapshot, all_nodes: list[NodeInfo]) -> tuple[list[str], list[Any]]:
+    def node_attrs(self, snapshot: Snapshot, all_nodes: list[NodeInfo]) -> tuple[list[str], list[Any]]:
         """Each node's name and labels, in nodes() order: they only change with the snapshot's epoch."""
         known_snapshot, known_epoch = self._attrs_key
         if known_snapshot is not snapshot or known_epoch != snapshot.epoch or len(self._names) != len(all_nodes):
@@ -417,15 +326,15 @@ class FastPath:
         verdicts = self._verdicts.get(
             (signature, tuple(plugin.name for plugin in local)), snapshot, len(all_nodes), index
         )
-        names_of = self._node_attrs(snapshot, all_nodes)[0]
-        steps = self._global_steps(state, global_plugins, snapshot, all_nodes)
+        names_of = self.node_attrs(snapshot, all_nodes)[0]
+        window_filters = self._window_filters(state, global_plugins, snapshot, all_nodes)
 
         # Nodes where nominated pods count for this pod get the generic two-pass filter. Without
         # cluster-wide plugins its verdict is kept too, for as long as the node and those pods stay.
         framework = self.framework
         nominated = self._nominated(pod)
         with_nominated: list[Any] | None = None
-        if nominated and not steps:
+        if nominated and not window_filters:
             with_nominated = self._with_nominated.get(
                 (signature, tuple(plugin.name for plugin in local)), snapshot, len(all_nodes), index
             )
@@ -471,8 +380,8 @@ class FastPath:
                         break
                     verdicts[slots[i]] = status
             processed += take
-            for step in steps:
-                step(window, slots, statuses)
+            for window_filter in window_filters:
+                window_filter(slots, statuses)
             if not nominated and statuses.count(None) == take:
                 feasible += window
                 feasible_slots += slots
@@ -539,10 +448,10 @@ class FastPath:
         values = self._victims.get((signature, tuple(active), pod.priority), snapshot, len(all_nodes), index)
         return VictimsCache(values, index, self._nominated(pod))
 
-    def _by_key(self, snapshot: Snapshot, all_nodes: list[NodeInfo], key: str) -> tuple[list[Any], list[Any]]:
+    def by_key(self, snapshot: Snapshot, all_nodes: list[NodeInfo], key: str) -> tuple[list[Any], list[Any]]:
         """Per node (nodes() order): its value of the label ``key`` (None without it), and the pair
         (key, value) (None without it); kept for the snapshot's epoch."""
-        self._node_attrs(snapshot, all_nodes)  # resets the per-epoch lists when the epoch moved
+        self.node_attrs(snapshot, all_nodes)  # resets the per-epoch lists when the epoch moved
         known = self._values_by_key.get(key)
         if known is None:
             values = [labels.get(key) for labels in self._labels]
@@ -550,73 +459,16 @@ class FastPath:
             known = self._values_by_key[key] = (values, pairs)
         return known
 
-    def _global_steps(
+    def _window_filters(
         self, state: CycleState, plugins: list[Any], snapshot: Snapshot, all_nodes: list[NodeInfo]
-    ) -> list[Step]:
-        """For each cluster-wide Filter plugin of the cycle, in order, a step that gives each node of a
-        window still passing (None) its verdict: what the plugin's Filter would return, wrapped as
-        Framework.run_filter does."""
-        steps: list[Step] = []
+    ) -> list[WindowFilter]:
+        """Each cluster-wide Filter plugin's verdicts over a window of nodes, in the plugins' order,
+        as the plugin states them (its window_filters), wrapped as Framework.run_filter does."""
+        domains = _Domains(self, snapshot, all_nodes)
+        filters: list[WindowFilter] = []
         for plugin in plugins:
-            if type(plugin) is PodTopologySpread:
-                steps.extend(self._spread_steps(state, plugin, snapshot, all_nodes))
-            else:
-                steps.extend(self._affinity_steps(state, plugin, snapshot, all_nodes))
-        return steps
-
-    def _spread_steps(
-        self, state: CycleState, plugin: PodTopologySpread, snapshot: Snapshot, all_nodes: list[NodeInfo]
-    ) -> list[Step]:
-        """PodTopologySpread's Filter: per constraint in turn, the node's domain must exist and its
-        count (plus the pod itself, less the minimum) stay within maxSkew."""
-        s = state.get(pts_module.PRE_FILTER_KEY)
-        if not isinstance(s, SpreadPreFilterState):
-            return [_fail_all(_wrap(plugin.name, pts_module.PRE_FILTER_STATE_NOT_FOUND))]
-        label_missing = pts_module.NODE_LABEL_NOT_MATCH.with_plugin(plugin.name)
-        too_skewed = pts_module.CONSTRAINTS_NOT_MATCH.with_plugin(plugin.name)
-        steps: list[Step] = []
-        for hard in s.constraints:
-            minimum = hard.minimum if len(hard.counts) >= hard.min_domains else 0
-            # counts + self_match - minimum > max_skew, rearranged
-            limit = hard.max_skew + minimum - hard.self_match
-            values = self._by_key(snapshot, all_nodes, hard.topology_key)[0]
-            steps.append(_spread_step(values, hard.counts, limit, label_missing, too_skewed))
-        return steps
-
-    def _affinity_steps(
-        self, state: CycleState, plugin: InterPodAffinity, snapshot: Snapshot, all_nodes: list[NodeInfo]
-    ) -> list[Step]:
-        """InterPodAffinity's Filter: the incoming pod's affinity, its anti-affinity, then existing
-        pods' anti-affinity, each looked up by the node's (topology key, value) pairs."""
-        pre_filter = state.get(ipa_module.PRE_FILTER_KEY)
-        if not isinstance(pre_filter, AffinityPreFilterState):
-            return [_fail_all(_wrap(plugin.name, ipa_module.not_found(ipa_module.PRE_FILTER_KEY)))]
-        steps: list[Step] = []
-        if pre_filter.affinity_terms:
-            rejected = ipa_module.AFFINITY_REJECTED.with_plugin(plugin.name)
-            keys = pre_filter.affinity_keys
-            if len(keys) == 1:
-                pairs = self._by_key(snapshot, all_nodes, keys[0])[1]
-                counts = pre_filter.affinity_counts
-                anywhere = not counts and pre_filter.matches_own_affinity
-                steps.append(_affinity_step(pairs, counts, anywhere, rejected))
-            else:
-                labels = self._node_attrs(snapshot, all_nodes)[1]
-                steps.append(_per_node_step(labels, pre_filter.satisfies_pod_affinity, rejected))
-        for counts, keys, status in (
-            (pre_filter.anti_affinity_counts, pre_filter.anti_affinity_keys, ipa_module.ANTI_AFFINITY_REJECTED),
-            (
-                pre_filter.existing_anti_affinity_counts,
-                tuple(pre_filter.existing_keys),
-                ipa_module.EXISTING_ANTI_AFFINITY_REJECTED,
-            ),
-        ):
-            if counts:
-                # No matching pod in the node's domain of any of the keys (a positive count fails).
-                rejected = status.with_plugin(plugin.name)
-                key_pairs = [self._by_key(snapshot, all_nodes, key)[1] for key in keys]
-                steps.append(_anti_affinity_step(key_pairs, counts, rejected))
-        return steps
+            filters.extend(plugin.window_filters(state, domains, partial(_wrap, plugin.name)))
+        return filters
 
     # ------------------------------------------------------------------ Score
 
@@ -732,7 +584,7 @@ class FastPath:
         topology_score = pre_score.topology_score
         scores: list[int] | None = None
         for key in keys:
-            pairs = self._by_key(snapshot, all_nodes, key)[1]
+            pairs = self.by_key(snapshot, all_nodes, key)[1]
             column = list(map(topology_score.get, map(pairs.__getitem__, slots), repeat(0)))
             scores = column if scores is None else list(map(add, scores, column))
         assert scores is not None

@@ -11,12 +11,13 @@ from dataclasses import dataclass, field, replace
 
 from scheduler_core.api.types import Pod
 from scheduler_core.scheduler.config import SchedulerConfiguration
-from scheduler_core.scheduler.fast_path import FastPath, LazyScores, select_index
+from scheduler_core.scheduler.fast_path import FastPath, LazyScores
 from scheduler_core.scheduler.framework import Code, CycleState, NodePluginScores, SchedulingError, Status
 from scheduler_core.scheduler.messages import NO_NODES_AVAILABLE_TO_SCHEDULE, fit_error_message
 from scheduler_core.scheduler.preemption import PREEMPTION_OUTCOME_KEY, PreemptionOutcome, preempted_event_message
 from scheduler_core.scheduler.registry import DEFAULT_REGISTRY
 from scheduler_core.scheduler.runtime import Framework, Handle, PluginFactory
+from scheduler_core.scheduler.selection import select_index
 from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
@@ -144,17 +145,8 @@ def num_feasible_nodes_to_find(percentage_of_nodes_to_score: int, num_all_nodes:
 
 
 def select_host(scores: list[NodePluginScores], rng: random.Random) -> str:
-    """The highest total wins; among equals each is chosen with equal probability (reservoir sampling)."""
-    best = scores[0]
-    tied = 1
-    for candidate in scores[1:]:
-        if candidate.total > best.total:
-            best, tied = candidate, 1
-        elif candidate.total == best.total:
-            tied += 1
-            if rng.randrange(tied) == 0:
-                best = candidate
-    return best.name
+    """The highest total wins; among equals each is chosen with equal probability (selection.py)."""
+    return scores[select_index([score.total for score in scores], rng)].name
 
 
 class Scheduler:

@@ -3,9 +3,18 @@
 from collections.abc import Iterable, Mapping
 
 from scheduler_core.api.types import Node, Pod
+from scheduler_core.scheduler.framework import Status
 from scheduler_core.scheduler.plugins.inter_pod_affinity.counts import Contribute, Contribution, Pair
 from scheduler_core.scheduler.plugins.inter_pod_affinity.terms import IncomingTerm
 from scheduler_core.scheduler.snapshot import AffinityTerm, NodeInfo, PodInfo
+from scheduler_core.scheduler.window_filter import (
+    NodeDomains,
+    WindowFilter,
+    reject_at_most,
+    reject_missing,
+    reject_missing_or_above,
+    reject_unless,
+)
 
 
 def _bump(counts: dict[Pair, int], labels: Mapping[str, str], key: str, value: int) -> None:
@@ -184,7 +193,12 @@ class PreFilterState:
                 pods_exist = False
         if pods_exist:
             return True
-        return not counts and self.matches_own_affinity
+        return self.first_of_its_group()
+
+    def first_of_its_group(self) -> bool:
+        """No pod anywhere matches the affinity terms and the pod matches its own: it may go to any
+        node carrying the terms' keys (the first pod of a self-affine group)."""
+        return not self.affinity_counts and self.matches_own_affinity
 
     def satisfies_pod_anti_affinity(self, labels: Mapping[str, str]) -> bool:
         """satisfyPodAntiAffinity: no matching pod in the node's topology of any term."""
@@ -207,3 +221,29 @@ class PreFilterState:
             if value is not None and counts.get((key, value), 0) > 0:
                 return False
         return True
+
+    # ------------------------------------------------------------------ Filter over a window
+
+    def window_filters(
+        self, domains: NodeDomains, affinity: Status, anti_affinity: Status, existing_anti_affinity: Status
+    ) -> list[WindowFilter]:
+        """The three predicates above over a window of nodes (scheduler/window_filter.py), in
+        Filter's order, each rejecting with the status given for it."""
+        filters: list[WindowFilter] = []
+        if self.affinity_terms:
+            if len(self.affinity_keys) == 1:
+                pairs = domains.pairs(self.affinity_keys[0])
+                if self.first_of_its_group():
+                    filters.append(reject_missing(pairs, affinity))
+                else:
+                    filters.append(reject_at_most(pairs, self.affinity_counts, 0, affinity))
+            else:
+                filters.append(reject_unless(domains.labels(), self.satisfies_pod_affinity, affinity))
+        for counts, keys, status in (
+            (self.anti_affinity_counts, self.anti_affinity_keys, anti_affinity),
+            (self.existing_anti_affinity_counts, tuple(self.existing_keys), existing_anti_affinity),
+        ):
+            if counts:
+                # A matching pod in the node's domain of any of the keys rejects it.
+                filters.extend(reject_missing_or_above(domains.pairs(key), counts, 0, None, status) for key in keys)
+        return filters

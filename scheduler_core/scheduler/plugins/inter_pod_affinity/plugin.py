@@ -45,6 +45,7 @@ from scheduler_core.scheduler.plugins.inter_pod_affinity.terms import (
     resolve_weighted_terms,
 )
 from scheduler_core.scheduler.snapshot import NodeInfo, PodInfo, Snapshot
+from scheduler_core.scheduler.window_filter import NodeDomains, WindowFilter, Wrap, reject_all
 
 NAME = "InterPodAffinity"
 PRE_FILTER_KEY = "PreFilter" + NAME
@@ -233,6 +234,15 @@ class InterPodAffinity:
         if pre_filter.existing_anti_affinity_counts and not pre_filter.satisfies_existing_pods_anti_affinity(labels):
             return EXISTING_ANTI_AFFINITY_REJECTED
         return SUCCESS
+
+    def window_filters(self, state: CycleState, domains: NodeDomains, wrap: Wrap) -> list[WindowFilter]:
+        """Filter over a window of nodes (scheduler/window_filter.py)."""
+        pre_filter = state.get(PRE_FILTER_KEY)
+        if not isinstance(pre_filter, PreFilterState):
+            return [reject_all(wrap(not_found(PRE_FILTER_KEY)))]
+        return pre_filter.window_filters(
+            domains, wrap(AFFINITY_REJECTED), wrap(ANTI_AFFINITY_REJECTED), wrap(EXISTING_ANTI_AFFINITY_REJECTED)
+        )
 
     # ------------------------------------------------------------------ PreScore / Score
 

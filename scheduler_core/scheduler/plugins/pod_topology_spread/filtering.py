@@ -36,6 +36,13 @@ class HardConstraint:
         copy.paths = self.paths.copy() if self.paths is not None else None
         return copy
 
+    def skew_limit(self) -> int:
+        """The most matching pods a domain may hold for the node to pass: Filter's
+        ``count + self_match - minimum > max_skew``, rearranged. With fewer eligible domains
+        than minDomains the global minimum is taken as 0."""
+        minimum = self.minimum if len(self.counts) >= self.min_domains else 0
+        return self.max_skew + minimum - self.self_match
+
     def add(self, value: str, delta: int) -> None:
         if self.paths is None:
             self.paths = CriticalPaths.of(self.counts)

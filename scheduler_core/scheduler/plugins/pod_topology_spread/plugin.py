@@ -45,6 +45,7 @@ from scheduler_core.scheduler.plugins.pod_topology_spread.scoring import (
 )
 from scheduler_core.scheduler.runtime import Handle
 from scheduler_core.scheduler.snapshot import NodeInfo
+from scheduler_core.scheduler.window_filter import NodeDomains, WindowFilter, Wrap, reject_all, reject_missing_or_above
 
 NAME = "PodTopologySpread"
 PRE_FILTER_KEY = "PreFilter" + NAME
@@ -245,12 +246,21 @@ class PodTopologySpread:
             value = labels.get(hard.topology_key)
             if value is None:
                 return NODE_LABEL_NOT_MATCH
-            counts = hard.counts
-            # Fewer eligible domains than minDomains: the global minimum is taken as 0.
-            minimum = hard.minimum if len(counts) >= hard.min_domains else 0
-            if counts.get(value, 0) + hard.self_match - minimum > hard.max_skew:
+            if hard.counts.get(value, 0) > hard.skew_limit():
                 return CONSTRAINTS_NOT_MATCH
         return SUCCESS
+
+    def window_filters(self, state: CycleState, domains: NodeDomains, wrap: Wrap) -> list[WindowFilter]:
+        """Filter over a window of nodes (scheduler/window_filter.py): per constraint in turn, the
+        node must have the topology key and its domain stay within the skew limit."""
+        s = state.get(PRE_FILTER_KEY)
+        if not isinstance(s, PreFilterState):
+            return [reject_all(wrap(PRE_FILTER_STATE_NOT_FOUND))]
+        missing, skewed = wrap(NODE_LABEL_NOT_MATCH), wrap(CONSTRAINTS_NOT_MATCH)
+        return [
+            reject_missing_or_above(domains.values(hard.topology_key), hard.counts, hard.skew_limit(), missing, skewed)
+            for hard in s.constraints
+        ]
 
     # ------------------------------------------------------------------ PreScore
 
