@@ -37,6 +37,19 @@ def matches_all(terms: tuple[IncomingTerm, ...], pod: Pod) -> bool:
     return all(term.matches(pod) for term in terms)
 
 
+def _tally(labels: Mapping[str, str], matched: Iterable[tuple[str, int]]) -> Contribution | None:
+    """A node's counts per (topology key, its value of the key) from (topology key, matches)
+    found on it; a key the node lacks counts nothing. None when nothing counts."""
+    found: Contribution | None = None
+    for key, count in matched:
+        value = labels.get(key)
+        if value is not None and count:
+            found = found if found is not None else {}
+            pair = (key, value)
+            found[pair] = found.get(pair, 0) + count
+    return found
+
+
 def existing_anti_affinity_contribution(pod: Pod, namespace_labels: Mapping[str, str]) -> Contribute:
     """Per node: the required anti-affinity terms of its pods that match the incoming pod."""
 
@@ -45,15 +58,15 @@ def existing_anti_affinity_contribution(pod: Pod, namespace_labels: Mapping[str,
         if not infos:
             return None
         labels = node.node.labels
-        found: Contribution | None = None
-        for info in infos:
-            for term in info.required_anti_affinity_terms:
-                value = labels.get(term.topology_key)
-                if value is not None and term.matches(pod, namespace_labels):
-                    found = found if found is not None else {}
-                    pair = (term.topology_key, value)
-                    found[pair] = found.get(pair, 0) + 1
-        return found
+        return _tally(
+            labels,
+            (
+                (term.topology_key, 1)
+                for info in infos
+                for term in info.required_anti_affinity_terms
+                if term.matches(pod, namespace_labels)
+            ),
+        )
 
     return contribute
 
@@ -65,17 +78,8 @@ def affinity_contribution(terms: tuple[IncomingTerm, ...]) -> Contribute:
         infos = node.pods
         if not infos:
             return None
-        labels = node.node.labels
-        found: Contribution | None = None
-        for info in infos:
-            if matches_all(terms, info.pod):
-                for term in terms:
-                    value = labels.get(term.topology_key)
-                    if value is not None:
-                        found = found if found is not None else {}
-                        pair = (term.topology_key, value)
-                        found[pair] = found.get(pair, 0) + 1
-        return found
+        matching = sum(1 for info in infos if matches_all(terms, info.pod))
+        return _tally(node.node.labels, ((term.topology_key, matching) for term in terms))
 
     return contribute
 
@@ -88,17 +92,14 @@ def anti_affinity_contribution(terms: tuple[IncomingTerm, ...]) -> Contribute:
         if not infos:
             return None
         labels = node.node.labels
-        found: Contribution | None = None
-        for term in terms:
-            value = labels.get(term.topology_key)
-            if value is None:
-                continue
-            matched = sum(1 for info in infos if term.matches(info.pod))
-            if matched:
-                found = found if found is not None else {}
-                pair = (term.topology_key, value)
-                found[pair] = found.get(pair, 0) + matched
-        return found
+        return _tally(
+            labels,
+            (
+                (term.topology_key, sum(1 for info in infos if term.matches(info.pod)))
+                for term in terms
+                if term.topology_key in labels
+            ),
+        )
 
     return contribute
 
