@@ -3,18 +3,26 @@ app computes, a partial renders. A query that does not validate falls back to th
 without it gets (a board is never refused for an odd ?view=).
 """
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest
 
-from playground import compare
+from playground import compare, traffic
 from playground.board_cards import VIEWS
-from playground.scenarios import DEFAULT_CAPACITY
+from playground.importing import mib
+from playground.run_simulations import MAX_RUN_EVENTS
+from playground.scenarios import DEFAULT_CAPACITY, InvalidEdit
+from playground.workload_patch import PatchRefused, WorkloadPatch
 
 MAX_QUERY_CHARS = 100
+_HOST = re.compile(r"[A-Za-z0-9*]([A-Za-z0-9.-]*[A-Za-z0-9])?")
+_HEADER_NAME = re.compile(r"[A-Za-z0-9_-]{1,100}")
+_PRINTABLE = re.compile(r"[\x21-\x7e]*")  # a path or header value: no spaces, no control characters
 MAX_LABEL_KEY_CHARS = 317  # a qualified label key: a 253-character prefix, "/", a 63-character name
 
 
@@ -232,3 +240,302 @@ class NodeEdit:
     def old_taint(self) -> dict[str, str] | None:
         """The taint being edited, when the form edits one rather than adding it."""
         return {"key": self["old_key"], "effect": self["old_effect"]} if self["old_key"] else None
+
+
+# ---------------------------------------------------------------------------- texts and edits
+
+
+def normalized_text(text: str) -> str:
+    """Browsers send a textarea's line breaks as CRLF; the scenario keeps LF, as the editor does."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+class TextAsSent(forms.Field):
+    """A text taken as sent, whatever it holds (a NUL character included): the engine's parser
+    and the board check it and name the line, which a form's refusal could not."""
+
+    def to_python(self, value: Any) -> str:
+        return "" if value in self.empty_values else str(value)
+
+
+def _sent_number(data: Mapping[str, Any], cleaned: Mapping[str, Any], name: str) -> int | None:
+    """None when the field was not sent (or empty), -1 when it is not a number, else the number."""
+    if not data.get(name):
+        return None
+    return _whole(cleaned.get(name), -1)
+
+
+class EditVersionForm(LenientForm):
+    """The version of the scenario an edit's form was rendered at (-1: none given, refused as stale)."""
+
+    version = forms.IntegerField(required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> int:
+        return _whole(cls.cleaned(request.POST).get("version"), -1)
+
+
+class RunStartForm(LenientForm):
+    """A run's seed: 0 when none is given or it is not a number; within int32 otherwise."""
+
+    seed = forms.IntegerField(required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> int:
+        return max(0, min(_whole(cls.cleaned(request.POST).get("seed"), 0), MAX_SEED))
+
+
+class RunChoiceForm(LenientForm):
+    """Runs named in a page's query: ?run= on the scenario page, ?a= and ?b= on the comparison."""
+
+    run = forms.IntegerField(required=False)
+    a = forms.IntegerField(required=False)
+    b = forms.IntegerField(required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> dict[str, int | None]:
+        """Each run id: None when not asked for, -1 when not a number (no run has it)."""
+        cleaned = cls.cleaned(request.GET)
+        return {name: _sent_number(request.GET, cleaned, name) for name in cls.base_fields}
+
+
+@dataclass(frozen=True, slots=True)
+class WorkloadEdit:
+    text: str | None  # the whole text with LF line breaks; None when the form sent none
+    patch: WorkloadPatch | None  # or what changed in the saved text (workload_patch.py)
+
+
+class WorkloadEditForm(forms.Form):
+    """A workload sent by the editor: the whole text, or a patch against the saved one. A patch
+    whose offsets are not numbers is refused (PatchRefused), and the editor sends its whole text."""
+
+    workload = TextAsSent(required=False)
+    yaml = TextAsSent(required=False)  # the same text, as the live check (validate) names it
+    workload_base = TextAsSent(required=False)
+    workload_from = forms.IntegerField(required=False)
+    workload_to = forms.IntegerField(required=False)
+    workload_insert = TextAsSent(required=False)
+
+    @classmethod
+    def text_of(cls, request: HttpRequest) -> str:
+        """The whole text as sent ("" without one): what a refused plain form post shows again."""
+        form = cls(request.POST)
+        form.is_valid()
+        text: str = form.cleaned_data["workload"]
+        return text
+
+    @classmethod
+    def of(cls, request: HttpRequest, text_field: str = "workload") -> WorkloadEdit:
+        form = cls(request.POST)
+        form.is_valid()
+        cleaned = form.cleaned_data
+        text = normalized_text(cleaned[text_field]) if text_field in request.POST else None
+        if "workload_base" not in request.POST:
+            return WorkloadEdit(text, None)
+        start, end = cleaned.get("workload_from"), cleaned.get("workload_to")
+        if start is None or end is None:
+            raise PatchRefused("the change's offsets are not numbers")
+        insert = normalized_text(cleaned.get("workload_insert", ""))
+        return WorkloadEdit(text, WorkloadPatch(cleaned["workload_base"][:64], start, end, insert))
+
+
+@dataclass(frozen=True, slots=True)
+class ImportSources:
+    """Each side of an import (nodes, pods): an uploaded file (it wins over its textarea) or text."""
+
+    nodes: UploadedFile | str
+    pods: UploadedFile | str
+
+
+class ImportForm(forms.Form):
+    """kubectl's output pasted (nodes_yaml, pods_yaml) or uploaded (nodes_file, pods_file)."""
+
+    nodes_yaml = TextAsSent(required=False)
+    pods_yaml = TextAsSent(required=False)
+    nodes_file = forms.FileField(required=False, allow_empty_file=True)
+    pods_file = forms.FileField(required=False, allow_empty_file=True)
+
+    def __init__(self, *args: Any, max_upload: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_upload = max_upload
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for what in ("nodes", "pods"):
+            upload = cleaned.get(f"{what}_file")
+            if upload is not None and upload.size > self.max_upload:
+                raise forms.ValidationError(
+                    f"{what}: the file is {mib(upload.size)}; an import takes files of at most"
+                    f" {mib(self.max_upload)} (gzip it: kubectl's YAML compresses about tenfold)"
+                )
+        return cleaned
+
+    @classmethod
+    def of(cls, request: HttpRequest, max_upload: int) -> ImportSources:
+        """The two sides; InvalidEdit naming what was refused (a file too big)."""
+        form = cls(request.POST, request.FILES, max_upload=max_upload)
+        if not form.is_valid():
+            raise InvalidEdit(" ".join(message for messages in form.errors.values() for message in messages))
+        sides: dict[str, UploadedFile | str] = {}
+        for what in ("nodes", "pods"):
+            upload = form.cleaned_data.get(f"{what}_file")
+            text = normalized_text(form.cleaned_data[f"{what}_yaml"])
+            sides[what] = upload if upload is not None and upload.size else text
+        return ImportSources(**sides)
+
+
+class DetailsForm(forms.Form):
+    """A scenario's title and description, as typed (the board bounds and trims them)."""
+
+    title = TextAsSent(required=False)
+    description = TextAsSent(required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> tuple[str, str]:
+        form = cls(request.POST)
+        form.is_valid()
+        return form.cleaned_data["title"], form.cleaned_data["description"]
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteEdit:
+    op: str  # "remove", or anything else: add
+    kind: str
+    key: str
+    value: str
+    effect: str
+
+
+class PaletteChipForm(forms.Form):
+    """A chip added to (or removed from) a scenario's palette, as typed (palette.chip checks it)."""
+
+    op = TextAsSent(required=False)
+    kind = TextAsSent(required=False)
+    key = TextAsSent(required=False)
+    value = TextAsSent(required=False)
+    effect = TextAsSent(required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> PaletteEdit:
+        form = cls(request.POST)
+        form.is_valid()
+        return PaletteEdit(**form.cleaned_data)
+
+
+class ExportForm(LenientForm):
+    """Which part of a scenario an export is: the Kubernetes objects (default), the timeline, all."""
+
+    part = forms.ChoiceField(choices=[("timeline", "timeline"), ("all", "all")], required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> str:
+        return cls.cleaned(request.GET).get("part") or ""
+
+
+class ClaimEditForm(forms.Form):
+    """The edit key posted by the claim page, or a whole edit link pasted into it."""
+
+    key = TextAsSent(required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> str:
+        form = cls(request.POST)
+        form.is_valid()
+        key: str = form.cleaned_data["key"]
+        return key
+
+
+# ---------------------------------------------------------------------------- traffic
+
+
+def _whole_number_field(name: str, low: int, high: int) -> forms.IntegerField:
+    wrong = f"{name} must be a whole number from {low} to {high}"
+    return forms.IntegerField(
+        required=False,
+        min_value=low,
+        max_value=high,
+        error_messages={"invalid": wrong, "min_value": wrong, "max_value": wrong},
+    )
+
+
+class TrafficQueryForm(forms.Form):
+    """seq (the player's position), requests (per stream), and optionally host, path and header
+    ("Name: value") for a request of the viewer's own through the ingress controller. Refused with
+    TrafficQueryError, whose message says what to fix."""
+
+    seq = _whole_number_field("seq (the event to show)", 0, MAX_RUN_EVENTS + 1)
+    requests = _whole_number_field("requests", 1, traffic.MAX_REQUESTS)
+    host = TextAsSent(required=False)  # as sent: a NUL gets this field's own message
+    path = TextAsSent(required=False)
+    header = TextAsSent(required=False)
+
+    def clean_seq(self) -> int:
+        seq = self.cleaned_data.get("seq")
+        if seq is None:
+            raise forms.ValidationError("seq (the event to show) is required")
+        return int(seq)
+
+    def clean_host(self) -> str:
+        host: str = self.cleaned_data["host"].strip()
+        if len(host) > traffic.MAX_HOST or (host and not _HOST.fullmatch(host)):
+            raise forms.ValidationError("host must be a DNS name such as app.example.com")
+        return host.lower()
+
+    def clean_path(self) -> str:
+        path: str = self.cleaned_data["path"].strip()
+        if path and (not path.startswith("/") or len(path) > traffic.MAX_PATH or not _PRINTABLE.fullmatch(path)):
+            raise forms.ValidationError(
+                f"path must start with / and have no spaces (at most {traffic.MAX_PATH} characters)"
+            )
+        return path
+
+    def clean_header(self) -> tuple[tuple[str, str], ...]:
+        header: str = self.cleaned_data["header"].strip()
+        if not header:
+            return ()
+        name, colon, value = header.partition(":")
+        name, value = name.strip(), value.strip()
+        if not colon or not _HEADER_NAME.fullmatch(name):
+            raise forms.ValidationError("header must be Name: value, for example X-Canary: always")
+        if len(value) > traffic.MAX_HEADER_VALUE or not _PRINTABLE.fullmatch(value.replace(" ", "!")):
+            raise forms.ValidationError(
+                f"the header's value must be printable text of at most {traffic.MAX_HEADER_VALUE} characters"
+            )
+        return ((name, value),)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> traffic.TrafficQuery:
+        form = cls(request.GET)
+        if not form.is_valid():
+            raise traffic.TrafficQueryError(next(iter(form.errors.values()))[0])
+        cleaned = form.cleaned_data
+        requests = cleaned["requests"] if cleaned["requests"] is not None else traffic.DEFAULT_REQUESTS
+        host, path, headers = cleaned["host"], cleaned["path"], cleaned["header"]
+        if not (host or path or headers):
+            return traffic.TrafficQuery(cleaned["seq"], requests)
+        return traffic.TrafficQuery(cleaned["seq"], requests, traffic.Probe(host, path or "/", headers))
+
+
+class NodeQueryForm(forms.Form):
+    """?node= on the board partial: the node whose card is asked for (None: the whole board)."""
+
+    node = TextAsSent(required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> str | None:
+        if "node" not in request.GET:
+            return None
+        form = cls(request.GET)
+        form.is_valid()
+        node: str = form.cleaned_data["node"]
+        return node
+
+
+class ScenarioQueryForm(LenientForm):
+    """?scenario= on the live check: the scenario whose saved workload a patch applies to."""
+
+    scenario = forms.CharField(required=False, max_length=16)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> str:
+        return cls.cleaned(request.GET).get("scenario") or ""

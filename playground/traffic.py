@@ -9,7 +9,6 @@ those in a small LRU per process: a viewer stepping back and forth, or several v
 do not replay it again.
 """
 
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
@@ -18,7 +17,6 @@ from typing import Any
 
 from playground.models import Run
 from playground.run_replay import Replay, replay
-from playground.run_simulations import MAX_RUN_EVENTS
 from scheduler_core.api.manifests import Manifest
 from scheduler_core.api.types import Node, Pod
 from scheduler_core.api.workloads import ReplicaSet, Service
@@ -34,9 +32,6 @@ LEGEND_ITEMS = 12  # a bar's legend names at most this many pods (or nodes); fai
 MAX_HOST = 253
 MAX_PATH = 512
 MAX_HEADER_VALUE = 200
-_HOST = re.compile(r"[A-Za-z0-9*]([A-Za-z0-9.-]*[A-Za-z0-9])?")
-_HEADER_NAME = re.compile(r"[A-Za-z0-9_-]{1,100}")
-_PRINTABLE = re.compile(r"[\x21-\x7e]*")  # a path or header value: no spaces, no control characters
 VERSION_LABELS = ("version", "app.kubernetes.io/version")
 TRAFFIC_KINDS = frozenset({"Service", "Ingress"})
 
@@ -138,52 +133,6 @@ class TrafficView:
     requests: int
     flows: tuple[Flow, ...]
     down: tuple[DownNode, ...]
-
-
-# ---------------------------------------------------------------------------- the query
-
-
-def parse_query(params: Mapping[str, str]) -> TrafficQuery:
-    """seq (the player's position), requests (per stream), and optionally host, path and header
-    ("Name: value") for a request of the viewer's own through the ingress controller."""
-    seq = _whole_number(params.get("seq"), "seq (the event to show)", 0, MAX_RUN_EVENTS + 1, None)
-    requests = _whole_number(params.get("requests"), "requests", 1, MAX_REQUESTS, DEFAULT_REQUESTS)
-    host = (params.get("host") or "").strip()
-    path = (params.get("path") or "").strip()
-    header = (params.get("header") or "").strip()
-    if not (host or path or header):
-        return TrafficQuery(seq, requests)
-    if len(host) > MAX_HOST or (host and not _HOST.fullmatch(host)):
-        raise TrafficQueryError("host must be a DNS name such as app.example.com")
-    path = path or "/"
-    if not path.startswith("/") or len(path) > MAX_PATH or not _PRINTABLE.fullmatch(path):
-        raise TrafficQueryError(f"path must start with / and have no spaces (at most {MAX_PATH} characters)")
-    headers: tuple[tuple[str, str], ...] = ()
-    if header:
-        name, colon, value = header.partition(":")
-        name, value = name.strip(), value.strip()
-        if not colon or not _HEADER_NAME.fullmatch(name):
-            raise TrafficQueryError("header must be Name: value, for example X-Canary: always")
-        if len(value) > MAX_HEADER_VALUE or not _PRINTABLE.fullmatch(value.replace(" ", "!")):
-            raise TrafficQueryError(
-                f"the header's value must be printable text of at most {MAX_HEADER_VALUE} characters"
-            )
-        headers = ((name, value),)
-    return TrafficQuery(seq, requests, Probe(host.lower(), path, headers))
-
-
-def _whole_number(text: str | None, name: str, low: int, high: int, default: int | None) -> int:
-    if text is None or text.strip() == "":
-        if default is None:
-            raise TrafficQueryError(f"{name} is required")
-        return default
-    try:
-        value = int(text)
-    except ValueError:
-        raise TrafficQueryError(f"{name} must be a whole number from {low} to {high}") from None
-    if not low <= value <= high:
-        raise TrafficQueryError(f"{name} must be a whole number from {low} to {high}")
-    return value
 
 
 def traffic_kinds(manifests: list[Manifest]) -> frozenset[str]:

@@ -9,10 +9,6 @@ refused, so that the editor sends its whole text instead."""
 
 from dataclasses import dataclass
 
-from django.http import QueryDict
-
-FIELDS = ("workload_base", "workload_from", "workload_to", "workload_insert")
-
 
 class PatchRefused(Exception):
     """The patch does not apply to the saved text (another base, offsets outside it, not ASCII):
@@ -37,16 +33,3 @@ class WorkloadPatch:
         if not 0 <= self.start <= self.end <= len(saved):
             raise PatchRefused("the change lies outside the saved workload")
         return saved[: self.start] + self.insert + saved[self.end :]
-
-
-def patch_from(post: QueryDict) -> WorkloadPatch | None:
-    """The patch a request carries, or None when it carries none (a whole text, or nothing)."""
-    if "workload_base" not in post:
-        return None
-    try:
-        start, end = int(post.get("workload_from", "")), int(post.get("workload_to", ""))
-    except ValueError as error:
-        raise PatchRefused("the change's offsets are not numbers") from error
-    # Browsers send a form's line breaks as CRLF; the saved text has LF (views.editing.normalized_text).
-    insert = post.get("workload_insert", "").replace("\r\n", "\n").replace("\r", "\n")
-    return WorkloadPatch(post.get("workload_base", "")[:64], start, end, insert)

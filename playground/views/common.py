@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from playground import board_cards, preview_keys
 from playground.board_dots import dots_document, drawn_on_canvas
 from playground.broadcast import notify_scenario_changed
-from playground.forms import BoardQueryForm
+from playground.forms import BoardQueryForm, EditVersionForm, WorkloadEditForm
 from playground.models import Scenario, ScenarioVersion
 from playground.node_loading import load_nodes
 from playground.preview import SANDBOX_BYTES, WAIT_SECONDS, Preview, cached_by_key, preview_by_key
@@ -201,10 +201,11 @@ def board_response(
     if request.htmx:
         return render(request, "scenario.html#board", context, status=status)
     context |= page_context(request, scenario)
-    if status >= 400 and request.POST.get("workload"):
+    unsaved = WorkloadEditForm.text_of(request) if status >= 400 else ""
+    if unsaved:
         # A plain form post (no JavaScript) whose text was refused: the page shows the saved text in
         # the editor, and the person's own text beside it, so nothing typed is lost.
-        context["unsaved_workload"] = request.POST["workload"]
+        context["unsaved_workload"] = unsaved
     return render(request, "scenario.html", context, status=status)
 
 
@@ -232,13 +233,6 @@ def page_context(request: HttpRequest, scenario: Scenario) -> dict[str, Any]:
     }
 
 
-def int_param(value: str | None, default: int = 0) -> int:
-    try:
-        return int(value or default)
-    except ValueError:
-        return default
-
-
 EditView = Callable[[HttpRequest, Scenario, int], Scenario]
 
 
@@ -257,7 +251,7 @@ def editing(view: EditView) -> Callable[..., HttpResponseBase]:
                 error="This is a view link: open the edit link, or fork the scenario to change it.",
                 status=403,
             )
-        expected = int_param(request.POST.get("version"), -1)
+        expected = EditVersionForm.of(request)
         try:
             updated = view(request, scenario, expected, **kwargs)
         except StaleEdit as stale:

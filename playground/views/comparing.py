@@ -9,10 +9,9 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import never_cache
 
 from playground import compare, offloaded, ratelimit, run_replay
-from playground.forms import CompareForm
+from playground.forms import CompareForm, RunChoiceForm
 from playground.models import Scenario
 from playground.scenarios import snapshot
-from playground.views.common import int_param
 
 
 @never_cache
@@ -23,8 +22,9 @@ def compare_page(request: HttpRequest, slug: str) -> HttpResponse:
     the view link may compare: it changes nothing."""
     scenario = get_object_or_404(Scenario, slug=slug)
     version = snapshot(scenario)
-    run_a = _run_of(scenario, request.GET.get("a"))
-    run_b = _run_of(scenario, request.GET.get("b"))
+    runs_asked = RunChoiceForm.of(request)
+    run_a = _run_of(scenario, runs_asked["a"])
+    run_b = _run_of(scenario, runs_asked["b"])
     asked = CompareForm.of(request)
     preset, config_yaml = asked.preset, asked.config_yaml
     # Side B runs with side A's seed, so that only the configuration or the version differs.
@@ -79,9 +79,9 @@ def compare_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "compare.html", context, status=status)
 
 
-def _run_of(scenario: Scenario, run_id: str | None) -> Any:
-    """The scenario's run with this id, None when none is asked for; a run of another scenario is
-    not found (404), as if it did not exist."""
-    if not run_id:
+def _run_of(scenario: Scenario, run_id: int | None) -> Any:
+    """The scenario's run with this id, None when none is asked for; a run of another scenario (or
+    an id that is not a number) is not found (404), as if it did not exist."""
+    if run_id is None:
         return None
-    return get_object_or_404(scenario.runs.select_related("version"), pk=int_param(run_id, -1))
+    return get_object_or_404(scenario.runs.select_related("version"), pk=run_id)

@@ -1,14 +1,19 @@
 """Board and workload edits: each is one `editing` view, a form post against a version."""
 
-from typing import Any
-
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from playground import board, import_progress, importing, palette
-from playground.forms import NodeEditForm, NodeTemplateForm
+from playground.forms import (
+    DetailsForm,
+    ImportForm,
+    NodeEditForm,
+    NodeTemplateForm,
+    PaletteChipForm,
+    WorkloadEditForm,
+)
 from playground.gc_pause import collector_paused
 from playground.models import Scenario
 from playground.ratelimit import rate_limited
@@ -17,12 +22,12 @@ from playground.scenarios import (
     StaleEdit,
 )
 from playground.views.common import editing, editor_secret, palette_context
-from playground.workload_patch import PatchRefused, patch_from
+from playground.workload_patch import PatchRefused
 
 
 @editing
 def add_node(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
-    return board.add_node(scenario, version, request.POST.get("name", ""))
+    return board.add_node(scenario, version, NodeEditForm.of(request)["name"])
 
 
 @editing
@@ -63,19 +68,11 @@ def import_cluster(request: HttpRequest, scenario: Scenario, version: int) -> Sc
     token = import_progress.valid_token(request.META.get(import_progress.TOKEN_META_KEY))
     import_progress.report(token, "sending", 1.0)
     try:
-        sources: list[Any] = []
-        for what in ("nodes", "pods"):
-            upload = request.FILES.get(f"{what}_file")
-            if upload is not None and upload.size:
-                if upload.size > max_upload:
-                    raise InvalidEdit(
-                        f"{what}: the file is {importing.mib(upload.size)}; an import takes files of at most"
-                        f" {importing.mib(max_upload)} (gzip it: kubectl's YAML compresses about tenfold)"
-                    )
-                sources.append(importing.read_upload(upload.file, what, max_text, size=upload.size))
-            else:
-                sources.append(normalized_text(request.POST.get(f"{what}_yaml", "")))
-        nodes_source, pods_source = sources
+        asked = ImportForm.of(request, max_upload)
+        nodes_source, pods_source = (
+            side if isinstance(side, str) else importing.read_upload(side.file, what, max_text, size=side.size)
+            for what, side in (("nodes", asked.nodes), ("pods", asked.pods))
+        )
         has_pods = not isinstance(pods_source, str) or bool(pods_source.strip())
         with collector_paused():  # a million short-lived dicts at 50,000 pods: 2.6 s of full collections
             imported = importing.import_cluster(
@@ -104,19 +101,19 @@ def import_progress_view(request: HttpRequest, slug: str, token: str) -> JsonRes
 @editing
 def save_workload(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
     try:
-        patch = patch_from(request.POST)
-        if patch is not None:  # what changed in the saved text (workload_patch.py)
-            edited = patch.apply(scenario.workload_yaml, scenario.workload_digest)
+        sent = WorkloadEditForm.of(request)
+        if sent.patch is not None:  # what changed in the saved text (workload_patch.py)
+            edited = sent.patch.apply(scenario.workload_yaml, scenario.workload_digest)
             return board.set_workload(scenario, version, edited)
     except PatchRefused:
         # Made against a text that is no longer the saved one: refused as any stale edit is (409 with
         # the current board), and the editor merges and saves again (static/js/workload-versions.js).
         raise StaleEdit(scenario.version) from None
-    if "workload" not in request.POST:
+    if sent.text is None:
         # The editor of an imported workload sends no text until it has loaded it (its textarea is
         # disabled until then): a save without the field must not empty the workload.
         raise InvalidEdit("No workload text was sent (the editor had not loaded it yet): nothing was changed.")
-    return board.set_workload(scenario, version, normalized_text(request.POST["workload"]))
+    return board.set_workload(scenario, version, sent.text)
 
 
 @never_cache
@@ -138,14 +135,9 @@ WORKLOAD_VERSION_HEADER = "X-Workload-Version"
 WORKLOAD_DIGEST_HEADER = "X-Workload-Digest"
 
 
-def normalized_text(text: str) -> str:
-    """Browsers send a textarea's line breaks as CRLF; the scenario keeps LF, as the editor does."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
 @editing
 def save_details(request: HttpRequest, scenario: Scenario, version: int) -> Scenario:
-    return board.set_details(scenario, version, request.POST.get("title", ""), request.POST.get("description", ""))
+    return board.set_details(scenario, version, *DetailsForm.of(request))
 
 
 @require_POST
@@ -157,15 +149,11 @@ def edit_palette(request: HttpRequest, slug: str) -> HttpResponse:
     if not editor_secret(request, scenario):
         error, status = "This is a view link: open the edit link, or fork the scenario to change its palette.", 403
     else:
-        post = request.POST
+        asked = PaletteChipForm.of(request)
         try:
-            chip = palette.chip(
-                post.get("kind", ""), post.get("key", ""), post.get("value", ""), post.get("effect", "")
-            )
-            if post.get("op") == "remove":
-                scenario = palette.remove_chip(scenario, chip)
-            else:
-                scenario = palette.add_chip(scenario, chip)
+            chip = palette.chip(asked.kind, asked.key, asked.value, asked.effect)
+            change = palette.remove_chip if asked.op == "remove" else palette.add_chip
+            scenario = change(scenario, chip)
         except InvalidEdit as problem:
             error, status = str(problem), 422
     if not request.htmx:

@@ -14,6 +14,14 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_POST
 
 from playground import runs
+from playground.forms import (
+    ClaimEditForm,
+    ExportForm,
+    NodeQueryForm,
+    RunChoiceForm,
+    ScenarioQueryForm,
+    WorkloadEditForm,
+)
 from playground.models import Run, Scenario, ScenarioVersion
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
@@ -31,7 +39,6 @@ from playground.views.common import (
     board_context,
     editable_slugs,
     editor_secret,
-    int_param,
     just_created,
     page_context,
     remember_creator,
@@ -39,7 +46,7 @@ from playground.views.common import (
 )
 from playground.views.running import run_context
 from playground.workload_changes import validate_changed_documents
-from playground.workload_patch import PatchRefused, patch_from
+from playground.workload_patch import PatchRefused
 
 
 def index(request: HttpRequest) -> HttpResponse:
@@ -69,8 +76,9 @@ def scenario_page(request: HttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
     context = board_context(request, scenario) | page_context(request, scenario)
     context["just_created"] = just_created(request, scenario)
-    run_id = int_param(request.GET.get("run"), 0)
-    if run_id:  # a reload mid-run comes back to the same run (the player restores the position)
+    run_id = RunChoiceForm.of(request)["run"]
+    # A reload mid-run comes back to the same run (the player restores the position).
+    if run_id is not None and run_id > 0:
         run = scenario.runs.select_related("scenario").filter(pk=run_id).first()
         if run is not None and not run.linked:  # opened by its address: retention keeps it
             Run.objects.filter(pk=run.pk).update(linked=True)
@@ -82,7 +90,7 @@ def scenario_page(request: HttpRequest, slug: str) -> HttpResponse:
 @never_cache
 def board_partial(request: HttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
-    node = request.GET.get("node")
+    node = NodeQueryForm.of(request)
     context = board_context(request, scenario, only_node=node)
     if node is not None:  # a compact tile opened: that node as a full card, with its controls
         card = next((card for card in context["cards"] if card["node"].name == node), None)
@@ -131,7 +139,7 @@ def claim_edit(request: HttpRequest, slug: str) -> HttpResponseBase:
     (with a field to paste the key into, without script); POST claims the edit rights."""
     scenario = get_object_or_404(Scenario, slug=slug)
     if request.method == "POST":
-        return _private(_claim(request, scenario, _edit_key(request.POST.get("key", ""))))
+        return _private(_claim(request, scenario, _edit_key(ClaimEditForm.of(request))))
     # same-origin, not no-referrer: a form posted from a no-referrer page carries "Origin: null",
     # which Django's CSRF check refuses. This page's address holds no key, so it reveals nothing.
     return _private(render(request, "claim_edit.html", {"scenario": scenario}), "same-origin")
@@ -203,9 +211,8 @@ def fork_scenario(request: HttpRequest, slug: str) -> HttpResponse:
     """A copy of one's own of the current version; with `workload`, the copy holds that text instead
     (the editor's "save mine as a fork" when its edit overlaps a version saved elsewhere)."""
     scenario = get_object_or_404(Scenario, slug=slug)
-    workload = request.POST.get("workload")
+    workload = WorkloadEditForm.of(request).text
     if workload is not None:
-        workload = workload.replace("\r\n", "\n")
         if scenario.workload_imported:  # an imported one: its bound, its edit
             problems = validate_changed_documents(
                 scenario.workload_yaml, workload, MAX_IMPORT_WORKLOAD_BYTES, scenario.workload_digest
@@ -231,7 +238,7 @@ def export_yaml(request: HttpRequest, slug: str) -> HttpResponse:
     ?part=timeline the playground's own documents (the timeline's Actions, the scheduler
     configuration); with ?part=all the whole scenario as one file, as a version stores it."""
     scenario = get_object_or_404(Scenario, slug=slug)
-    part = request.GET.get("part", "")
+    part = ExportForm.of(request)
     if part == "timeline":
         body, name = export_timeline(scenario), f"{scenario.slug}.playground.yaml"
     elif part == "all":
@@ -246,19 +253,19 @@ def export_yaml(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @rate_limited("validate")
 def validate(request: HttpRequest) -> JsonResponse:
-    # Browsers send a form's line breaks as CRLF; the saved text has LF (views.editing.normalized_text):
-    # compared as sent, every line of an imported workload would differ from it.
-    text = request.POST.get("yaml", "").replace("\r\n", "\n").replace("\r", "\n")
     # The editor of a scenario whose workload an import made bigger than a typed one may be is
     # checked against the import's bound, as its save is (board.set_workload).
-    found = Scenario.objects.filter(slug=request.GET.get("scenario", "")[:16])
+    found = Scenario.objects.filter(slug=ScenarioQueryForm.of(request))
     scenario = found.only("stored_workload", "workload_text").first()
     try:
-        patch = patch_from(request.POST)
-        if patch is not None:  # what changed in the saved text (workload_patch.py)
+        # Line breaks come as LF, as saved: compared as sent (CRLF), every line of an imported
+        # workload would differ from it.
+        sent = WorkloadEditForm.of(request, text_field="yaml")
+        text = sent.text or ""
+        if sent.patch is not None:  # what changed in the saved text (workload_patch.py)
             if scenario is None:
                 raise PatchRefused("no scenario was named")
-            text = patch.apply(scenario.workload_yaml, scenario.workload_digest)
+            text = sent.patch.apply(scenario.workload_yaml, scenario.workload_digest)
     except PatchRefused as refused:
         return JsonResponse({"ok": None, "resend": True, "reason": str(refused)}, status=409)
     if scenario is not None and scenario.workload_imported:

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from playground import acting, board, offloaded, parsed_versions, run_replay, run_state_builder, runs
 from playground.broadcast import notify_scenario_changed
 from playground.explain_table import explain_table
-from playground.forms import ActForm, ExplainQueryForm
+from playground.forms import ActForm, ExplainQueryForm, RunStartForm, TrafficQueryForm
 from playground.gc_pause import collector_paused
 from playground.models import Run, Scenario
 from playground.ratelimit import rate_limited
@@ -23,7 +23,7 @@ from playground.scenarios import (
     snapshot,
 )
 from playground.version_outline import Outline, kept_outline, outline
-from playground.views.common import editor_secret, int_param
+from playground.views.common import editor_secret
 from playground.why_not import why_not
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import load_manifests
@@ -35,8 +35,7 @@ from scheduler_core.store.cluster import SimulationLimitError
 def start_run(request: HttpRequest, slug: str) -> HttpResponse:
     """Anyone with the link may run a scenario (running changes nothing); viewers all see the run."""
     scenario = get_object_or_404(Scenario, slug=slug)
-    seed = int_param(request.POST.get("seed"), 0)
-    run, panel = start_with_panel(scenario, max(0, min(seed, 2**31 - 1)))
+    run, panel = start_with_panel(scenario, RunStartForm.of(request))
     context = {"scenario": scenario, "run": run, "can_edit": bool(editor_secret(request, scenario))}
     return render(request, "scenario.html#run-panel", context | panel, status=201)
 
@@ -191,7 +190,7 @@ def run_traffic(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
     run = get_object_or_404(scenario.runs.select_related("version"), pk=run_id)
     try:
-        query = traffic.parse_query(request.GET)
+        query = TrafficQueryForm.of(request)
     except traffic.TrafficQueryError as error:
         return render(request, "traffic.html", {"error": str(error)}, status=400)
     try:

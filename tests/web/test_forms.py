@@ -87,3 +87,103 @@ def test_a_node_edit_keeps_strings_as_typed_and_capacity_only_what_was_sent():
         factory.post("/x", {"key": "k", "effect": "NoSchedule", "old_key": "j", "old_effect": "NoExecute"})
     )
     assert moved.old_taint() == {"key": "j", "effect": "NoExecute"}
+
+
+def test_a_runs_seed_is_a_number_within_int32_or_zero():
+    from playground.forms import RunStartForm
+
+    seeds = ["7", "", "seven", "-4", str(2**40)]
+    assert [RunStartForm.of(factory.post("/run", {"seed": seed})) for seed in seeds] == [7, 0, 0, 0, 2**31 - 1]
+    assert RunStartForm.of(factory.post("/run")) == 0
+
+
+def test_runs_named_in_a_query_are_absent_a_number_or_no_run_at_all():
+    from playground.forms import RunChoiceForm
+
+    asked = RunChoiceForm.of(factory.get("/s/x/compare", {"a": "12", "b": "twelve", "run": ""}))
+    assert asked == {"run": None, "a": 12, "b": -1}  # -1: no run has it, so the page answers 404
+
+
+def test_an_edit_without_a_readable_version_is_stale():
+    from playground.forms import EditVersionForm
+
+    assert EditVersionForm.of(factory.post("/e", {"version": "3"})) == 3
+    assert EditVersionForm.of(factory.post("/e", {"version": "3.5"})) == -1
+    assert EditVersionForm.of(factory.post("/e")) == -1
+
+
+def test_the_import_form_takes_a_file_over_its_text_and_refuses_a_file_too_big():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from playground.forms import ImportForm
+    from playground.scenarios import InvalidEdit
+
+    nodes = SimpleUploadedFile("nodes.yaml", b"kind: List\n")
+    request = factory.post("/i", {"nodes_file": nodes, "nodes_yaml": "ignored", "pods_yaml": "a\r\nb"})
+    sources = ImportForm.of(request, max_upload=100)
+    assert not isinstance(sources.nodes, str) and sources.nodes.read() == b"kind: List\n"
+    assert sources.pods == "a\nb"  # pasted text with the editor's line breaks
+    empty = SimpleUploadedFile("pods.yaml", b"")
+    assert ImportForm.of(factory.post("/i", {"pods_file": empty, "pods_yaml": "p"}), max_upload=100).pods == "p"
+    big = SimpleUploadedFile("pods.yaml.gz", b"x" * 2_000_000)
+    try:
+        ImportForm.of(factory.post("/i", {"pods_file": big}), max_upload=1_048_576)
+    except InvalidEdit as refused:
+        assert str(refused).startswith("pods: the file is 1.91 MiB; an import takes files of at most 1 MiB (gzip it")
+    else:
+        raise AssertionError("a file over the limit was taken")
+
+
+def test_typed_texts_reach_the_board_as_typed():
+    from playground.forms import ClaimEditForm, DetailsForm, PaletteChipForm, PaletteEdit
+
+    assert DetailsForm.of(factory.post("/d", {"title": "  Spread  "})) == ("  Spread  ", "")
+    chip = {"op": "add", "kind": "taint", "key": "gpu", "value": "", "effect": "NoSchedule"}
+    assert PaletteChipForm.of(factory.post("/p", chip)) == PaletteEdit(**chip)
+    assert PaletteChipForm.of(factory.post("/p")) == PaletteEdit("", "", "", "", "")
+    assert ClaimEditForm.of(factory.post("/c", {"key": " https://x/s/a/edit#k "})) == " https://x/s/a/edit#k "
+
+
+def test_an_export_names_one_of_its_parts_or_gets_the_kubernetes_objects():
+    from playground.forms import ExportForm
+
+    parts = ["timeline", "all", "", "secrets"]
+    assert [ExportForm.of(factory.get("/x", {"part": part})) for part in parts] == ["timeline", "all", "", ""]
+
+
+def test_the_traffic_query_names_what_to_fix():
+    from playground.forms import TrafficQueryForm
+    from playground.traffic import Probe, TrafficQuery, TrafficQueryError
+
+    def asked(**query: str) -> TrafficQuery:
+        return TrafficQueryForm.of(factory.get("/t", query))
+
+    assert asked(seq="4") == TrafficQuery(4, 100)
+    assert asked(seq="4", requests="10", host=" App.Example.com ") == TrafficQuery(4, 10, Probe("app.example.com", "/"))
+    assert asked(seq="0", path="/cart", header="X-Canary: always") == TrafficQuery(
+        0, 100, Probe("", "/cart", (("X-Canary", "always"),))
+    )
+    refusals = {
+        "seq (the event to show) is required": {},
+        "seq (the event to show) must be a whole number from 0 to": {"seq": "-1"},
+        "requests must be a whole number from 1 to 1000": {"seq": "1", "requests": "lots"},
+        "host must be a DNS name such as app.example.com": {"seq": "1", "host": "a b\x00"},
+        "path must start with / and have no spaces": {"seq": "1", "path": "cart"},
+        "header must be Name: value": {"seq": "1", "header": "X-Canary"},
+        "the header's value must be printable text": {"seq": "1", "header": "X: \x01"},
+    }
+    for message, query in refusals.items():
+        try:
+            asked(**query)
+        except TrafficQueryError as refused:
+            assert str(refused).startswith(message), (query, str(refused))
+        else:
+            raise AssertionError(f"{query} was taken")
+
+
+def test_a_board_partial_names_a_node_or_asks_for_the_whole_board():
+    from playground.forms import NodeQueryForm
+
+    assert NodeQueryForm.of(factory.get("/b")) is None
+    assert NodeQueryForm.of(factory.get("/b", {"node": "worker 1"})) == "worker 1"
+    assert NodeQueryForm.of(factory.get("/b", {"node": ""})) == ""  # asked for, and no card has it: 404

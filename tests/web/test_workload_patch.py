@@ -2,13 +2,13 @@
 (playground/workload_patch.py): the saved text's digest and one replacement."""
 
 import pytest
-from django.http import QueryDict
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from playground import board, importing
+from playground.forms import WorkloadEdit, WorkloadEditForm
 from playground.models import Scenario, StoredText
-from playground.workload_patch import PatchRefused, WorkloadPatch, patch_from
+from playground.workload_patch import PatchRefused, WorkloadPatch
 from tests.web.kubectl_output import nodes_yaml, pods_yaml
 
 HTMX = {"HX-Request": "true"}
@@ -58,11 +58,18 @@ def test_a_patch_applies_to_the_text_it_was_made_against_only():
 
 
 def test_a_request_without_a_patch_has_none_and_bad_offsets_are_refused():
-    assert patch_from(QueryDict("workload=a")) is None
+    factory = RequestFactory()
+    assert WorkloadEditForm.of(factory.post("/", {"workload": "a\r\nb"})) == WorkloadEdit("a\nb", None)
+    assert WorkloadEditForm.of(factory.post("/", {})) == WorkloadEdit(None, None)  # not sent: not empty
     with pytest.raises(PatchRefused, match="numbers"):
-        patch_from(QueryDict("workload_base=x&workload_from=1&workload_to=two"))
-    patch = patch_from(QueryDict("workload_base=x&workload_from=1&workload_to=2&workload_insert=a%0D%0Ab"))
-    assert patch == WorkloadPatch("x", 1, 2, "a\nb")  # line breaks as the saved text has them
+        WorkloadEditForm.of(factory.post("/", {"workload_base": "x", "workload_from": "1", "workload_to": "two"}))
+    with pytest.raises(PatchRefused, match="numbers"):
+        WorkloadEditForm.of(factory.post("/", {"workload_base": "x", "workload_from": "1"}))
+    sent = {"workload_base": "x", "workload_from": "1", "workload_to": "2", "workload_insert": "a\r\nb"}
+    edit = WorkloadEditForm.of(factory.post("/", sent))
+    assert edit == WorkloadEdit(None, WorkloadPatch("x", 1, 2, "a\nb"))  # line breaks as the saved text has them
+    # The live check names its text "yaml"; a NUL is kept for the parser to name its line.
+    assert WorkloadEditForm.of(factory.post("/", {"yaml": "a: \x00"}), text_field="yaml").text == "a: \x00"
 
 
 def test_a_patch_is_checked_as_the_whole_edited_text_would_be(editor, imported):
