@@ -305,7 +305,7 @@ class WorkloadEdit:
     patch: WorkloadPatch | None  # or what changed in the saved text (workload_patch.py)
 
 
-class WorkloadEditForm(forms.Form):
+class WorkloadEditForm(LenientForm):
     """A workload sent by the editor: the whole text, or a patch against the saved one. A patch
     whose offsets are not numbers is refused (PatchRefused), and the editor sends its whole text."""
 
@@ -319,16 +319,12 @@ class WorkloadEditForm(forms.Form):
     @classmethod
     def text_of(cls, request: HttpRequest) -> str:
         """The whole text as sent ("" without one): what a refused plain form post shows again."""
-        form = cls(request.POST)
-        form.is_valid()
-        text: str = form.cleaned_data["workload"]
+        text: str = cls.cleaned(request.POST)["workload"]
         return text
 
     @classmethod
     def of(cls, request: HttpRequest, text_field: str = "workload") -> WorkloadEdit:
-        form = cls(request.POST)
-        form.is_valid()
-        cleaned = form.cleaned_data
+        cleaned = cls.cleaned(request.POST)
         text = normalized_text(cleaned[text_field]) if text_field in request.POST else None
         if "workload_base" not in request.POST:
             return WorkloadEdit(text, None)
@@ -384,7 +380,7 @@ class ImportForm(forms.Form):
         return ImportSources(**sides)
 
 
-class DetailsForm(forms.Form):
+class DetailsForm(LenientForm):
     """A scenario's title and description, as typed (the board bounds and trims them)."""
 
     title = TextAsSent(required=False)
@@ -392,9 +388,8 @@ class DetailsForm(forms.Form):
 
     @classmethod
     def of(cls, request: HttpRequest) -> tuple[str, str]:
-        form = cls(request.POST)
-        form.is_valid()
-        return form.cleaned_data["title"], form.cleaned_data["description"]
+        cleaned = cls.cleaned(request.POST)
+        return cleaned["title"], cleaned["description"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,7 +401,7 @@ class PaletteEdit:
     effect: str
 
 
-class PaletteChipForm(forms.Form):
+class PaletteChipForm(LenientForm):
     """A chip added to (or removed from) a scenario's palette, as typed (palette.chip checks it)."""
 
     op = TextAsSent(required=False)
@@ -417,9 +412,7 @@ class PaletteChipForm(forms.Form):
 
     @classmethod
     def of(cls, request: HttpRequest) -> PaletteEdit:
-        form = cls(request.POST)
-        form.is_valid()
-        return PaletteEdit(**form.cleaned_data)
+        return PaletteEdit(**cls.cleaned(request.POST))
 
 
 class ExportForm(LenientForm):
@@ -432,16 +425,14 @@ class ExportForm(LenientForm):
         return cls.cleaned(request.GET).get("part") or ""
 
 
-class ClaimEditForm(forms.Form):
+class ClaimEditForm(LenientForm):
     """The edit key posted by the claim page, or a whole edit link pasted into it."""
 
     key = TextAsSent(required=False)
 
     @classmethod
     def of(cls, request: HttpRequest) -> str:
-        form = cls(request.POST)
-        form.is_valid()
-        key: str = form.cleaned_data["key"]
+        key: str = cls.cleaned(request.POST)["key"]
         return key
 
 
@@ -516,7 +507,7 @@ class TrafficQueryForm(forms.Form):
         return traffic.TrafficQuery(cleaned["seq"], requests, traffic.Probe(host, path or "/", headers))
 
 
-class NodeQueryForm(forms.Form):
+class NodeQueryForm(LenientForm):
     """?node= on the board partial: the node whose card is asked for (None: the whole board)."""
 
     node = TextAsSent(required=False)
@@ -525,9 +516,7 @@ class NodeQueryForm(forms.Form):
     def of(cls, request: HttpRequest) -> str | None:
         if "node" not in request.GET:
             return None
-        form = cls(request.GET)
-        form.is_valid()
-        node: str = form.cleaned_data["node"]
+        node: str = cls.cleaned(request.GET)["node"]
         return node
 
 
