@@ -30,7 +30,7 @@ says so before doing anything and the scheduler runs the generic loops instead.
 """
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from functools import partial
+from functools import partial, wraps
 from itertools import repeat
 from operator import add, mul
 from typing import Any
@@ -208,6 +208,23 @@ def _wrap(plugin_name: str, status: Status) -> Status:
     return status.with_plugin(plugin_name)
 
 
+def _counted[**P, T](kind: str) -> Callable[[Callable[P, T | None]], Callable[P, T | None]]:
+    """Counts a FastPath method's answers in its `counts`: under `kind` when it answered, under
+    `kind`_fallback when it left the cycle to the generic loops (None)."""
+
+    def decorate(method: Callable[P, T | None]) -> Callable[P, T | None]:
+        @wraps(method)
+        def counted(*args: P.args, **kwargs: P.kwargs) -> T | None:
+            found = method(*args, **kwargs)
+            fast_path: FastPath = args[0]  # type: ignore[assignment]
+            fast_path.counts[kind if found is not None else kind + "_fallback"] += 1
+            return found
+
+        return counted
+
+    return decorate
+
+
 class _Domains:
     """The snapshot's nodes as window filters look them up (window_filter.NodeDomains), from the
     per-epoch lists the fast path keeps."""
@@ -273,24 +290,8 @@ class FastPath:
 
     # ------------------------------------------------------------------ Filter
 
+    @_counted("filter")
     def pass_filters(
-        self,
-        snapshot: Snapshot,
-        state: CycleState,
-        pod: Pod,
-        node_statuses: dict[str, Status],
-        unschedulable_plugins: set[str],
-        nodes: list[NodeInfo],
-        start: int,
-        to_find: int,
-    ) -> tuple[list[NodeInfo], int] | None:
-        """find_nodes_that_pass_filters' loop: (feasible, processed), or None (before any effect)
-        when this cycle uses something the fast path does not cover."""
-        found = self._pass_filters(snapshot, state, pod, node_statuses, unschedulable_plugins, nodes, start, to_find)
-        self.counts["filter" if found is not None else "filter_fallback"] += 1
-        return found
-
-    def _pass_filters(
         self,
         snapshot: Snapshot,
         state: CycleState,
@@ -472,15 +473,11 @@ class FastPath:
 
     # ------------------------------------------------------------------ Score
 
+    @_counted("score")
     def score(self, snapshot: Snapshot, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> LazyScores | None:
         """Framework.run_score over the feasible nodes (PreScore has run): the weighted totals, and the
         per-plugin scores on demand; None when the cycle needs the generic loop (which then also
         raises whatever error there is)."""
-        scored = self._score(snapshot, state, pod, nodes)
-        self.counts["score" if scored is not None else "score_fallback"] += 1
-        return scored
-
-    def _score(self, snapshot: Snapshot, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> LazyScores | None:
         framework = self.framework
         skip = state.skip_score_plugins
         weights = framework.score_weights

@@ -51,7 +51,19 @@ class Candidate:
 
 
 # A plugin's fixes: from the inputs, the pod, the nodes it rejected and why, the snapshot.
-Generator = Callable[[SchedulingInputs, Pod, list[NodeInfo], Mapping[str, tuple[str, ...]], Snapshot], list[Candidate]]
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """What a plugin's candidates start from: the pod, the nodes the plugin rejected it on (with
+    each node's reasons), the scheduling inputs and the snapshot of the attempt."""
+
+    inputs: SchedulingInputs
+    pod: Pod
+    nodes: list[NodeInfo]
+    reasons: Mapping[str, tuple[str, ...]]
+    snapshot: Snapshot
+
+
+Generator = Callable[[Rejection], list[Candidate]]
 
 
 def pod_target(pod: Pod) -> str:

@@ -1,23 +1,21 @@
 """InterPodAffinity's fix: the pod's own required (anti-)affinity term made preferred."""
 
-from collections.abc import Mapping
 from dataclasses import replace
 
 from scheduler_core.api.manifest_writer import pod_affinity_term_manifest
 from scheduler_core.api.types import Affinity, Pod, PodAffinity, PodAffinityTerm, WeightedPodAffinityTerm
-from scheduler_core.explain.inputs import SchedulingInputs
 from scheduler_core.explain.suggestions.candidates import (
     RELAX_AFFINITY_TERM,
     SCOPE_POD,
     Candidate,
     PodChange,
+    Rejection,
     pod_target,
 )
 from scheduler_core.scheduler.plugins.inter_pod_affinity.plugin import (
     ERR_REASON_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
 )
-from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
 
 
 def _affinity_term_text(term: PodAffinityTerm) -> str:
@@ -26,13 +24,8 @@ def _affinity_term_text(term: PodAffinityTerm) -> str:
     return f"topologyKey {term.topology_key}" + (f", pods with {labels}" if labels else "")
 
 
-def candidates(
-    inputs: SchedulingInputs,
-    pod: Pod,
-    nodes: list[NodeInfo],
-    reasons: Mapping[str, tuple[str, ...]],
-    snapshot: Snapshot,
-) -> list[Candidate]:
+def candidates(rejection: Rejection) -> list[Candidate]:
+    pod, reasons = rejection.pod, rejection.reasons
     seen = {reason for names in reasons.values() for reason in names}
     affinity = pod.spec.affinity
     candidates: list[Candidate] = []

@@ -16,7 +16,6 @@ from scheduler_core.api.types import (
     NodeSelectorTerm,
     Pod,
 )
-from scheduler_core.explain.inputs import SchedulingInputs
 from scheduler_core.explain.suggestions.candidates import (
     CHANGE_NODE_SELECTOR,
     LABEL_NODE,
@@ -27,10 +26,10 @@ from scheduler_core.explain.suggestions.candidates import (
     Candidate,
     NodeChange,
     PodChange,
+    Rejection,
     pod_target,
 )
 from scheduler_core.scheduler.plugins.node_affinity import ERR_REASON_ENFORCED
-from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
 
 
 def _required_terms(pod: Pod) -> tuple[NodeSelectorTerm, ...]:
@@ -148,13 +147,8 @@ def _label_candidate(node: Node, key: str, value: str | None, why: str) -> Candi
     )
 
 
-def candidates(
-    inputs: SchedulingInputs,
-    pod: Pod,
-    nodes: list[NodeInfo],
-    reasons: Mapping[str, tuple[str, ...]],
-    snapshot: Snapshot,
-) -> list[Candidate]:
+def candidates(rejection: Rejection) -> list[Candidate]:
+    pod, nodes, reasons = rejection.pod, rejection.nodes, rejection.reasons
     # The nodes the pod's own selector and affinity reject (not the scheduler-enforced addedAffinity).
     rejected = [info.node for info in nodes if ERR_REASON_ENFORCED not in reasons[info.name]]
     candidates: list[Candidate] = []

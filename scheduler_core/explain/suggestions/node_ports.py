@@ -1,30 +1,24 @@
 """NodePorts' fix: the hostPort moved to one free on every node."""
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from scheduler_core.api.types import Container, ContainerPort, Pod
-from scheduler_core.explain.inputs import SchedulingInputs
 from scheduler_core.explain.suggestions.candidates import (
     FREE_HOST_PORT,
     MAX_PORT,
     SCOPE_POD,
     Candidate,
     PodChange,
+    Rejection,
     pod_target,
 )
 from scheduler_core.scheduler.plugins.node_ports import conflicts, pod_host_ports
-from scheduler_core.scheduler.snapshot import DEFAULT_BIND_ALL_HOST_IP, NodeInfo, Snapshot
+from scheduler_core.scheduler.snapshot import DEFAULT_BIND_ALL_HOST_IP
 
 
-def candidates(
-    inputs: SchedulingInputs,
-    pod: Pod,
-    nodes: list[NodeInfo],
-    reasons: Mapping[str, tuple[str, ...]],
-    snapshot: Snapshot,
-) -> list[Candidate]:
+def candidates(rejection: Rejection) -> list[Candidate]:
+    pod, nodes, snapshot = rejection.pod, rejection.nodes, rejection.snapshot
     wanted = pod_host_ports(pod)
     all_nodes = snapshot.nodes()
     candidates: list[Candidate] = []

@@ -18,20 +18,16 @@ from scheduler_core.explain.suggestions.candidates import (
     SCOPE_POD,
     Candidate,
     PodChange,
+    Rejection,
     pod_target,
 )
 from scheduler_core.scheduler.plugins.node_resources_fit import TOO_MANY_PODS
 from scheduler_core.scheduler.resources import is_pod_level_resource, pod_requests
-from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
+from scheduler_core.scheduler.snapshot import NodeInfo
 
 
-def candidates(
-    inputs: SchedulingInputs,
-    pod: Pod,
-    nodes: list[NodeInfo],
-    reasons: Mapping[str, tuple[str, ...]],
-    snapshot: Snapshot,
-) -> list[Candidate]:
+def candidates(rejection: Rejection) -> list[Candidate]:
+    inputs, pod, nodes, reasons = rejection.inputs, rejection.pod, rejection.nodes, rejection.reasons
     requests = pod_requests(pod)
     candidates: list[Candidate] = []
     # Lower one request to what a node short of only that resource has left, the most generous first.

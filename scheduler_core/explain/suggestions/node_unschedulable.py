@@ -1,21 +1,13 @@
 """NodeUnschedulable's fix: the node uncordoned."""
 
-from collections.abc import Mapping
 from dataclasses import replace
 
-from scheduler_core.api.types import Node, Pod
-from scheduler_core.explain.inputs import SchedulingInputs
-from scheduler_core.explain.suggestions.candidates import SCOPE_NODES, UNCORDON, Candidate
-from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
+from scheduler_core.api.types import Node
+from scheduler_core.explain.suggestions.candidates import SCOPE_NODES, UNCORDON, Candidate, Rejection
 
 
-def candidates(
-    inputs: SchedulingInputs,
-    pod: Pod,
-    nodes: list[NodeInfo],
-    reasons: Mapping[str, tuple[str, ...]],
-    snapshot: Snapshot,
-) -> list[Candidate]:
+def candidates(rejection: Rejection) -> list[Candidate]:
+    nodes = rejection.nodes
     return [
         Candidate(
             UNCORDON,

@@ -1,22 +1,21 @@
 """PodTopologySpread's fixes: the constraint's maxSkew plus one, or whenUnsatisfiable: ScheduleAnyway."""
 
-from collections.abc import Mapping
 from dataclasses import replace
 
 from scheduler_core.api.manifest_writer import spread_constraint_manifest
 from scheduler_core.api.types import Pod, TopologySpreadConstraint
-from scheduler_core.explain.inputs import SchedulingInputs
-from scheduler_core.explain.suggestions.candidates import RELAX_SPREAD, SCOPE_POD, Candidate, PodChange, pod_target
-from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
+from scheduler_core.explain.suggestions.candidates import (
+    RELAX_SPREAD,
+    SCOPE_POD,
+    Candidate,
+    PodChange,
+    Rejection,
+    pod_target,
+)
 
 
-def candidates(
-    inputs: SchedulingInputs,
-    pod: Pod,
-    nodes: list[NodeInfo],
-    reasons: Mapping[str, tuple[str, ...]],
-    snapshot: Snapshot,
-) -> list[Candidate]:
+def candidates(rejection: Rejection) -> list[Candidate]:
+    pod = rejection.pod
     constraints = pod.spec.topology_spread_constraints
     candidates: list[Candidate] = []
     for index, constraint in enumerate(constraints):

@@ -40,7 +40,7 @@ from scheduler_core.explain.suggestions import (
     taint_toleration,
     volume_binding,
 )
-from scheduler_core.explain.suggestions.candidates import Candidate, Generator
+from scheduler_core.explain.suggestions.candidates import Candidate, Generator, Rejection
 from scheduler_core.explain.suggestions.fix import Fix, apply_changes
 from scheduler_core.scheduler.framework import CycleState, SchedulingError, Status
 from scheduler_core.scheduler.runtime import Framework
@@ -217,7 +217,7 @@ def _candidates(inputs: SchedulingInputs, snapshot: Snapshot, statuses: Mapping[
         if generator is None:
             continue
         reasons = {name: statuses[name].reasons for name in (node.name for node in nodes)}
-        for candidate in generator(inputs, pod, nodes, reasons, snapshot):
+        for candidate in generator(Rejection(inputs, pod, nodes, reasons, snapshot)):
             candidate.rank = rank
             candidates.append(candidate)
     return candidates

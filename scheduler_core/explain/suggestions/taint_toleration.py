@@ -1,11 +1,9 @@
 """TaintToleration's fixes: a toleration for the exact taint, or the taint removed from the node."""
 
-from collections.abc import Mapping
 from dataclasses import replace
 
 from scheduler_core.api.manifest_writer import taint_manifest, toleration_manifest
 from scheduler_core.api.types import NO_EXECUTE, NO_SCHEDULE, Node, Pod, Taint, Toleration, tolerates_taint
-from scheduler_core.explain.inputs import SchedulingInputs
 from scheduler_core.explain.suggestions.candidates import (
     ADD_TOLERATION,
     REMOVE_TAINT,
@@ -14,9 +12,9 @@ from scheduler_core.explain.suggestions.candidates import (
     Candidate,
     NodeChange,
     PodChange,
+    Rejection,
     pod_target,
 )
-from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
 
 
 def _blocking_taint(pod: Pod, node: Node) -> Taint | None:
@@ -33,13 +31,8 @@ def _toleration_for(taint: Taint) -> Toleration:
     return Toleration(key=taint.key, operator="Exists", effect=taint.effect)
 
 
-def candidates(
-    inputs: SchedulingInputs,
-    pod: Pod,
-    nodes: list[NodeInfo],
-    reasons: Mapping[str, tuple[str, ...]],
-    snapshot: Snapshot,
-) -> list[Candidate]:
+def candidates(rejection: Rejection) -> list[Candidate]:
+    pod, nodes = rejection.pod, rejection.nodes
     taints: dict[Taint, list[Node]] = {}
     for info in nodes:
         taint = _blocking_taint(pod, info.node)

@@ -1,25 +1,16 @@
 """VolumeBinding's fix: a PersistentVolume for the claim, usable from the node."""
 
-from collections.abc import Mapping
-
 from scheduler_core.api.manifest_writer import node_selector_requirement_manifest
 from scheduler_core.api.quantity import format_quantity
-from scheduler_core.api.types import NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, ObjectMeta, Pod
+from scheduler_core.api.types import NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, ObjectMeta
 from scheduler_core.api.volumes import claim_class
 from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim, PersistentVolumeSpec
-from scheduler_core.explain.inputs import SchedulingInputs
-from scheduler_core.explain.suggestions.candidates import ADD_VOLUME, HOSTNAME_LABEL, SCOPE_NEW, Candidate
+from scheduler_core.explain.suggestions.candidates import ADD_VOLUME, HOSTNAME_LABEL, SCOPE_NEW, Candidate, Rejection
 from scheduler_core.scheduler.plugins.volume_binding import ERR_REASON_BIND_CONFLICT
-from scheduler_core.scheduler.snapshot import NodeInfo, Snapshot
 
 
-def candidates(
-    inputs: SchedulingInputs,
-    pod: Pod,
-    nodes: list[NodeInfo],
-    reasons: Mapping[str, tuple[str, ...]],
-    snapshot: Snapshot,
-) -> list[Candidate]:
+def candidates(rejection: Rejection) -> list[Candidate]:
+    inputs, pod, nodes, reasons = rejection.inputs, rejection.pod, rejection.nodes, rejection.reasons
     claims = {claim.metadata.key: claim for claim in inputs.claims}
     unbound: list[PersistentVolumeClaim] = []
     for volume in pod.spec.volumes:
