@@ -45,7 +45,15 @@ class Context(Protocol):
     @property
     def now(self) -> float: ...
 
-    def after(self, delay: float, callback: Callable[[], None], *, label: str = "", idle: bool = False) -> None: ...
+    def after(
+        self,
+        delay: float,
+        callback: Callable[[], None],
+        *,
+        label: str = "",
+        idle: bool = False,
+        woken_by_change: bool = False,
+    ) -> None: ...
 
 
 class Controller(Protocol):

@@ -18,6 +18,7 @@ Action args: gracePeriodSeconds (default -1: each pod's own), timeout (a duratio
 """
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from scheduler_core.api.errors import ActionError
@@ -87,6 +88,10 @@ class _Task:
     state: str = _EVICTING
     evicted_at: float = 0.0
     gives_up_armed: bool = False
+    # The retry of a refused eviction: when it is due, and whether its timer is idle (see _retry_at).
+    retry_at: float | None = None
+    retry_idle: bool = True
+    retry_token: int = 0
 
     @property
     def key(self) -> str:
@@ -106,18 +111,24 @@ class _Drain:
 
 class DrainController:
     name = NAME
-    watch_kinds = frozenset({"Pod"})  # the kinds on_change reacts to
+    watch_kinds = frozenset({"Pod", "PodDisruptionBudget"})  # the kinds on_change reacts to
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self._drains: list[_Drain] = []
 
     def on_change(self, change: Change[StoredObject]) -> None:
+        if change.kind == "PodDisruptionBudget":
+            # A budget's status moved (a pod turned Ready, one went): a refused eviction may now be
+            # accepted, so its next retry is work left to do.
+            self._wake(lambda task: True)
+            return
         if change.kind != "Pod" or change.old is None:
             return
         gone = change.type is ChangeType.DELETED or change.latest.metadata.uid != change.old.metadata.uid
         if not gone:
             return
+        self._wake(lambda task: task.key == change.key)  # its retry will find it gone
         for drain in self._drains:
             for task in drain.tasks:
                 if task.state == _WAITING and task.key == change.key and task.uid == change.old.metadata.uid:
@@ -221,11 +232,7 @@ class DrainController:
             if pod is not None:
                 message = RETRY_MESSAGE.format(task.name, task.namespace, result.message)
                 record(self.ctx, pod, FAILED_EVICTION, message, warning=True, source=SOURCE)
-            # Idle: a drain that waits forever does not keep a finished run going. One that has a
-            # timeout gives up at its first retry past the deadline, which is a real event.
-            self.ctx.after(
-                RETRY_SECONDS, lambda: self._attempt(drain, task), label=f"drain retry {task.key}", idle=True
-            )
+            self._retry_at(drain, task, now + RETRY_SECONDS, idle=True)
             if drain.deadline is not None and not task.gives_up_armed:
                 task.gives_up_armed = True
                 steps = math.ceil((drain.deadline - now) / RETRY_SECONDS)
@@ -234,6 +241,28 @@ class DrainController:
                 )
         else:
             self._fail(drain, task, EVICT_ERROR.format(task.name, task.namespace, result.message))
+
+    def _retry_at(self, drain: _Drain, task: _Task, at: float, *, idle: bool) -> None:
+        """kubectl retries a refused eviction every 5 s, forever (or until its timeout). The retry's
+        timer is idle while nothing it depends on has changed: a drain that waits for a budget
+        nothing will satisfy does not keep a finished run going. A budget's change wakes it
+        (_wake): the same retry, now a timer the run waits for."""
+        task.retry_token += 1
+        token = task.retry_token
+        task.retry_at, task.retry_idle = at, idle
+
+        def retry() -> None:
+            if token == task.retry_token:
+                task.retry_at = None
+                self._attempt(drain, task)
+
+        self.ctx.after(at - self.ctx.now, retry, label=f"drain retry {task.key}", idle=idle)
+
+    def _wake(self, concerned: Callable[[_Task], bool]) -> None:
+        for drain in self._drains:
+            for task in drain.tasks:
+                if task.state == _EVICTING and task.retry_at is not None and task.retry_idle and concerned(task):
+                    self._retry_at(drain, task, task.retry_at, idle=False)
 
     def _is_gone(self, task: _Task) -> bool:
         pod = self.ctx.cluster.get(Pod, task.key)

@@ -9,7 +9,9 @@ time comes the key is marked dirty and the controller syncs it in its next pass.
 
 Retries further out than a minute are idle timers: alone they do not keep a finished run going, so a
 permanently failing object does not make a run endless, while the first minute of retries (which is
-when a quota raised or a PriorityClass created shortly after shows its effect) still plays out.
+when a quota raised or a PriorityClass created shortly after shows its effect) still plays out. Such a
+retry is woken by a later change of the store (Simulation.after's woken_by_change): a pod that
+finishes and frees its quota makes the ReplicaSet's next retry work left to do, as it is upstream.
 """
 
 from collections.abc import Callable
@@ -76,8 +78,13 @@ class Requeue:
                 del self._due[key]
                 self._mark(key)
 
-        quiet = delay > KEEP_ALIVE_SECONDS if idle is None else idle
-        self.ctx.after(delay, fire, label=f"{self._label} {key}", idle=quiet)
+        if idle is None:
+            # A backoff retry far out (a refused create): idle, but woken by any later change of the
+            # store (a quota freed, a pod gone), which may make it succeed.
+            far = delay > KEEP_ALIVE_SECONDS
+            self.ctx.after(delay, fire, label=f"{self._label} {key}", idle=far, woken_by_change=far)
+        else:
+            self.ctx.after(delay, fire, label=f"{self._label} {key}", idle=idle)
 
     def drop(self, key: str) -> None:
         """The object is gone: its pending retries and failure count with it."""

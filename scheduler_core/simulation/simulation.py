@@ -49,6 +49,9 @@ class _Timer:
     callback: Callable[[], None] = field(compare=False)
     label: str = field(compare=False, default="")
     idle: bool = field(compare=False, default=False)  # a periodic retry that alone never keeps a run going
+    # An idle retry that the store's changes make work left to do (Simulation.after, woken_by_change):
+    # the store's version once the instant that armed it had settled; None for other timers.
+    armed_version: int | None = field(compare=False, default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +112,7 @@ class Simulation:
         self.workload_demand: dict[str, float] = {}
         self._timers: list[_Timer] = []
         self._busy_timers = 0  # timers that are not idle: while there are some, the run goes on
+        self._arming: list[_Timer] = []  # woken_by_change timers armed in the instant now settling
         self._sequence = itertools.count()
         self.manifests = list(manifests)
         factories = list(controllers) if controllers is not None else default_controllers()
@@ -126,11 +130,26 @@ class Simulation:
     def now(self) -> float:
         return self._now
 
-    def after(self, delay: float, callback: Callable[[], None], *, label: str = "", idle: bool = False) -> None:
+    def after(
+        self,
+        delay: float,
+        callback: Callable[[], None],
+        *,
+        label: str = "",
+        idle: bool = False,
+        woken_by_change: bool = False,
+    ) -> None:
+        """Calls `callback` after `delay` simulated seconds. The run goes on while a timer that is
+        not idle is pending. An idle one (a periodic retry) fires only if the run goes on anyway,
+        except one `woken_by_change`: a retry that a change could make succeed (a controller's
+        backoff after a refused create) is work left to do once the store has changed after the
+        instant that armed it, so a run never ends with a retry pending that would now succeed."""
         timer = _Timer(self._now + max(delay, 0.0), next(self._sequence), callback, label, idle)
         heapq.heappush(self._timers, timer)
         if not idle:
             self._busy_timers += 1
+        elif woken_by_change:
+            self._arming.append(timer)
 
     def controller(self, name: str) -> Controller | None:
         return self._by_name.get(name)
@@ -290,13 +309,14 @@ class Simulation:
         self._resume()
         self._apply_initial()
         yield from self._settle(checkpoint_events)
+        self._stamp_armed()
         while True:
             next_time = self._next_time(until)
             self._pause()  # what the caller does with the instant is not the engine's time
             yield next_time
             self._resume()
-            if not self._busy_timers:
-                break  # no timers, or only idle ones
+            if not self._busy_timers and not self._woken():
+                break  # no timers, or only idle ones with nothing new to retry
             timer = heapq.heappop(self._timers)
             if until is not None and timer.time > until:
                 heapq.heappush(self._timers, timer)
@@ -308,13 +328,26 @@ class Simulation:
             self._check_cpu()
             timer.callback()
             yield from self._settle(checkpoint_events)
+            self._stamp_armed()
         self._pause()
 
     def _next_time(self, until: float | None) -> float | None:
-        if not self._busy_timers:
+        if not self._busy_timers and not self._woken():
             return None
         upcoming = self._timers[0].time
         return upcoming if until is None or upcoming <= until else None
+
+    def _stamp_armed(self) -> None:
+        """The instant has settled: what it changed is what the retries it armed already saw."""
+        version = self.cluster.resource_version
+        for timer in self._arming:
+            timer.armed_version = version
+        self._arming.clear()
+
+    def _woken(self) -> bool:
+        """A pending woken_by_change retry has a changed store to look at."""
+        version = self.cluster.resource_version
+        return any(timer.armed_version is not None and timer.armed_version != version for timer in self._timers)
 
     def run_to_end(self, until: float | None = None) -> list[Event]:
         return list(self.run(until))

@@ -177,3 +177,29 @@ def test_go_durations():
         "500ms",
         "0s",
     ]
+
+
+# ---------------------------------------------------------------------------- a retry is work left
+
+
+def test_a_drain_waiting_for_a_budget_goes_on_after_the_last_other_change():
+    """Issue #16, item 3: the replacement turns Ready at 41 s and nothing else is due but the drain's
+    retry; the run goes on to it, evicts the last pod and finishes the drain."""
+    for until in (None, 600.0):
+        sim = simulate("drain_pdb_waits_past_the_last_change.yaml", until=until)
+        refused = [e.time for e in find(sim, "FailedEviction")]
+        assert refused == [30.0, 35.0, 40.0]
+        assert [e.time for e in find(sim, "Killing")] == [30.0, 45.0]
+        assert events(sim, "Node/worker1", "Drained") == [(50.0, "Drained", "node/worker1 drained")]
+        assert {pod.spec.node_name for pod in pods_of(sim, "web")} == {"worker2"}
+
+
+def test_a_drain_no_change_can_satisfy_still_lets_the_run_end():
+    """minAvailable 3 of 3: no eviction is ever allowed and nothing else changes; the retries are
+    idle, so the run ends with the drain pending, as before (kubectl would wait forever)."""
+    story = (DATA / "drain_pdb_waits_past_the_last_change.yaml").read_text()
+    text = story.replace("minAvailable: 2", "minAvailable: 3")
+    sim = simulate(text)
+    assert not find(sim, "Drained") and not find(sim, "Killing")
+    assert sim.now == 30.0
+    assert {pod.spec.node_name for pod in pods_of(sim, "web")} >= {"worker1"}

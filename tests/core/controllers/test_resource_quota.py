@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.types import Pod
 from scheduler_core.api.workloads import Deployment, ReplicaSet, ResourceQuota
@@ -115,3 +117,17 @@ spec: {containers: [{name: app}]}
         "count/resourcequotas": 1,
         "resourcequotas": 1,
     }
+
+
+def test_a_quota_freed_by_a_finished_pod_lets_the_replicasets_next_retry_create_the_pod():
+    """Issue #16, item 3: the ReplicaSet's backoff retry past a minute is idle, but the Job's pod
+    ending (201 s) changes the store, so the run goes on to that retry and the pod is created."""
+    from tests.core.controllers.node_health_helpers import find, pods_of, simulate
+
+    sim = simulate("quota_freed_wakes_a_retry.yaml")
+    refusals = [e.time for e in find(sim, "FailedCreate") if e.object.startswith("ReplicaSet/")]
+    assert refusals and max(refusals) < 201.0
+    web = pods_of(sim, "web")
+    assert len(web) == 3 and all(pod.status.phase == "Running" for pod in web)
+    created_last = max(e.time for e in find(sim, "Scheduled") if "web-" in e.object)
+    assert created_last == pytest.approx(333.8, abs=0.1)

@@ -107,3 +107,54 @@ def test_a_pod_in_a_cluster_without_nodes_waits_and_the_run_still_ends(tmp_path)
     assert events[0].reason == "FailedScheduling"
     assert events[0].message == "no nodes available to schedule pods"
     assert simulation.now < 60
+
+
+# ---------------------------------------------------------------------------- idle retries
+
+
+NODE = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {capacity: {cpu: '1', pods: '10'}}\n"
+
+
+def _label_node(simulation: Simulation) -> None:
+    from dataclasses import replace
+
+    from scheduler_core.api.types import Node
+
+    node = simulation.cluster.get(Node, "n1")
+    assert node is not None
+    labels = dict(node.metadata.labels, touched="yes")
+    simulation.cluster.update(replace(node, metadata=replace(node.metadata, labels=labels)))
+
+
+def test_an_idle_retry_does_not_keep_a_quiet_run_going():
+    simulation = Simulation(load_manifests(NODE))
+    fired: list[float] = []
+    simulation.after(100.0, lambda: fired.append(simulation.now), idle=True, woken_by_change=True)
+    simulation.run_to_end()
+    assert fired == [] and simulation.now == 0.0
+
+
+def test_a_store_change_after_its_instant_wakes_an_idle_retry():
+    simulation = Simulation(load_manifests(NODE))
+    fired: list[float] = []
+    simulation.after(100.0, lambda: fired.append(simulation.now), idle=True, woken_by_change=True)
+    simulation.after(100.0, lambda: fired.append(-simulation.now), idle=True)  # a plain idle timer
+    simulation.after(5.0, lambda: _label_node(simulation))  # a later instant changes the store
+    simulation.run_to_end()
+    # The run goes on to the woken retry and ends there: a plain idle timer due at the same time
+    # but armed later fires only if the run goes on past it, as any idle timer.
+    assert fired == [100.0] and simulation.now == 100.0
+
+
+def test_changes_of_the_instant_that_armed_a_retry_do_not_wake_it():
+    simulation = Simulation(load_manifests(NODE))
+    fired: list[float] = []
+
+    def refused_then_changed() -> None:
+        # A retry armed by a refusal, then the same instant writes to the store (a status update).
+        simulation.after(100.0, lambda: fired.append(simulation.now), idle=True, woken_by_change=True)
+        _label_node(simulation)
+
+    simulation.after(5.0, refused_then_changed)
+    simulation.run_to_end()
+    assert fired == [] and simulation.now == 5.0
