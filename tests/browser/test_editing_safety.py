@@ -5,7 +5,7 @@ import re
 import urllib.request
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 from tests.browser.player import play_to_the_end
 
@@ -166,6 +166,18 @@ def test_a_save_based_on_an_old_version_is_refused_then_merged_and_saved(page: P
     is refused (409) and, the edits not overlapping, merged and saved again by itself."""
     url = new_scenario_with_deployment(page, server_url)
     tab_b = page.context.new_page()
+    # The tab's live updates pass through here, so that the test can hold them back while another
+    # save lands: on a loaded machine the update of that save could otherwise reach the tab first.
+    held: list[str | bytes] = []
+    holding = [False]
+    routes: list[WebSocketRoute] = []
+
+    def relay(route: WebSocketRoute) -> None:
+        server = route.connect_to_server()
+        server.on_message(lambda message: held.append(message) if holding[0] else route.send(message))
+        routes.append(route)
+
+    tab_b.route_web_socket(re.compile(r"/ws/scenarios/"), relay)
     tab_b.goto(url)
     ready(tab_b)
     type_workload(tab_b, DEPLOYMENT.replace("nginx:1.25", "nginx:1.27"))
@@ -173,6 +185,7 @@ def test_a_save_based_on_an_old_version_is_refused_then_merged_and_saved(page: P
     slug = url.split("/s/")[1]
     refusals = []
     tab_b.on("response", lambda r: refusals.append(r.status) if r.url.endswith("/workload") else None)
+    holding[0] = True
     tab_b.evaluate(
         """async ([slug, text]) => {
           const token = document.querySelector('#workload-form [name=csrfmiddlewaretoken]').value;
@@ -188,6 +201,9 @@ def test_a_save_based_on_an_old_version_is_refused_then_merged_and_saved(page: P
     )
     expect(tab_b.locator("#board .version")).to_have_text("v4")
     assert 409 in refusals
+    holding[0] = False
+    for message in held:  # the late live updates change nothing any more
+        routes[-1].send(message)
     saved = saved_workload(server_url, url)
     assert "replicas: 5" in saved and "nginx:1.27" in saved
     expect(tab_b.locator("#board .flash.error")).to_have_count(0)
