@@ -273,6 +273,9 @@ class PodStatus:
     # The Ready condition's lastTransitionTime (simulated seconds): set when `ready` flips; None
     # when it has not since the pod was created (api/pod_conditions.py reads it).
     ready_changed: float | None = None
+    # Why the pod is in its phase, as the kubelet writes it ("OutOfcpu" and "Pod was rejected: ...")
+    reason: str = ""
+    message: str = ""
 
 
 @dataclass(frozen=True, slots=True)

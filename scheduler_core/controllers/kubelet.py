@@ -1,6 +1,7 @@
-"""The kubelets: a bound pod starts after its start-up delay (Pulled, Created, Started), becomes
-Ready when its readinessProbe allows, runs to completion when it is not restartPolicy Always, and
-a deleted pod is stopped (Killing) and removed after its grace period.
+"""The kubelets: a bound pod is admitted or rejected (kubelet_admission.py); an admitted one starts
+after its start-up delay (Pulled, Created, Started), becomes Ready when its readinessProbe allows,
+runs to completion when it is not restartPolicy Always, and a deleted pod is stopped (Killing) and
+removed after its grace period.
 
 Annotations shape a pod's simulated life: playground.k8s.io/startup-seconds (default 1),
 playground.k8s.io/run-seconds (default 5 for pods that run to completion), playground.k8s.io/exit-code.
@@ -8,7 +9,7 @@ playground.k8s.io/run-seconds (default 5 for pods that run to completion), playg
 
 from dataclasses import replace
 
-from scheduler_core.api.pod_conditions import with_ready
+from scheduler_core.api.pod_conditions import is_pod_terminal, with_ready
 from scheduler_core.api.types import Node, Pod
 from scheduler_core.controllers.base import (
     EXIT_CODE_ANNOTATION,
@@ -17,6 +18,8 @@ from scheduler_core.controllers.base import (
     Context,
     record,
 )
+from scheduler_core.controllers.kubelet_admission import REJECTED, Rejection, admit
+from scheduler_core.scheduler.snapshot import PodInfoCache
 from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
 NAME = "kubelet"
@@ -56,6 +59,8 @@ class Kubelet:
         self.ctx = ctx
         self._starting: set[str] = set()  # uids with a start timer
         self._stopping: set[str] = set()  # uids with a removal timer
+        self._admitted: set[str] = set()  # uids of pods a kubelet admitted (kubelet_admission.py)
+        self._infos = PodInfoCache()  # what admission reads of the pods already on a node
 
     def on_change(self, change: Change[StoredObject]) -> None:
         if (pod_change := change.of(Pod)) is not None:
@@ -96,6 +101,26 @@ class Kubelet:
             delay = _seconds(pod, STARTUP_SECONDS_ANNOTATION, self.ctx.options.default_startup_seconds)
             self.ctx.after(delay, lambda: self._start(pod.key, uid), label=f"start {pod.key}")
 
+    def _admission(self, pod: Pod) -> Rejection | None:
+        node = self.ctx.cluster.get(Node, pod.spec.node_name)
+        if node is None:
+            return None  # _node_ready saw it a moment ago
+        uid = pod.metadata.uid
+        active = [
+            other
+            for other in self.ctx.cluster.pods_on_node(node.name)
+            if other.metadata.uid != uid
+            and not is_pod_terminal(other)
+            and (other.status.phase != "Pending" or other.metadata.uid in self._admitted)
+        ]
+        return admit(pod, node, active, self._infos)
+
+    def _reject(self, pod: Pod, rejection: Rejection) -> None:
+        """rejectPod: a Warning event, and the pod Failed with the reason, never started."""
+        record(self.ctx, pod, rejection.reason, rejection.message, warning=True, source=NAME)
+        status = replace(pod.status, phase="Failed", reason=rejection.reason, message=REJECTED + rejection.message)
+        self.ctx.cluster.update(replace(pod, status=status))
+
     def _current(self, key: str, uid: str) -> Pod | None:
         pod = self.ctx.cluster.get(Pod, key)
         if pod is None or pod.metadata.uid != uid:
@@ -109,6 +134,15 @@ class Kubelet:
         if not self._node_ready(pod):
             self._starting.discard(uid)
             return
+        if uid not in self._admitted:
+            # The kubelet admits a pod when it gets to it (here: at its start-up delay), against
+            # the pods it admitted before: a pod that does not fit is rejected, never started.
+            rejection = self._admission(pod)
+            if rejection is not None:
+                self._starting.discard(uid)
+                self._reject(pod, rejection)
+                return
+            self._admitted.add(uid)
         for container in pod.spec.containers:
             record(
                 self.ctx, pod, "Pulled", f'Container image "{container.image}" already present on machine', source=NAME
@@ -158,6 +192,7 @@ class Kubelet:
     def _remove(self, key: str, uid: str) -> None:
         self._stopping.discard(uid)
         self._starting.discard(uid)
+        self._admitted.discard(uid)
         pod = self._current(key, uid)
         if pod is None:
             return

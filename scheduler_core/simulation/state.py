@@ -46,7 +46,7 @@ def pod_placement(pod: Pod) -> dict[str, Any]:
 
 
 def pod_state(pod: Pod) -> dict[str, Any]:
-    return {
+    state = {
         "namespace": pod.namespace,  # first, as `simulate` has always printed it
         **pod_placement(pod),
         "owner": owner_of(pod),
@@ -54,6 +54,9 @@ def pod_state(pod: Pod) -> dict[str, Any]:
         "image": pod.spec.containers[0].image if pod.spec.containers else "",
         "startTime": pod.status.start_time,
     }
+    if pod.status.reason:  # a pod the kubelet rejected (OutOfcpu...), or one evicted
+        state["reason"], state["message"] = pod.status.reason, pod.status.message
+    return state
 
 
 def service_state(cluster: Cluster, service: Service) -> dict[str, Any]:

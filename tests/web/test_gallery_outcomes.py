@@ -72,3 +72,21 @@ def test_blue_green_ends_with_the_service_on_green_only():
     simulation = simulate_gallery("070-blue-green")
     report = service_traffic(simulation.cluster, "default", "web", requests=300)
     assert report.served == 300 and all(pod.startswith("web-green-") for pod in report.pods)
+
+
+def test_a_pod_pinned_with_node_name_fails_with_out_of_cpu_and_the_scheduled_one_waits():
+    simulation = simulate_gallery("035-nodename-outofcpu")
+    pinned = simulation.cluster.get(Pod, "default/nginx-pinned")
+    scheduled = simulation.cluster.get(Pod, "default/nginx-scheduled")
+    assert (pinned.status.phase, pinned.status.reason) == ("Failed", "OutOfcpu")
+    assert (scheduled.status.phase, scheduled.spec.node_name) == ("Pending", "")
+    reasons = {(event.object, event.reason) for event in simulation.cluster.events}
+    assert {("Pod/default/nginx-pinned", "OutOfcpu"), ("Pod/default/nginx-scheduled", "FailedScheduling")} <= reasons
+
+
+def test_the_drain_waits_for_its_budget_and_finishes():
+    simulation = simulate_gallery("081-drain-waits-then-finishes")
+    drained = [(event.time, event.message) for event in simulation.cluster.events if event.reason == "Drained"]
+    assert drained == [(50.0, "node/worker1 drained")]
+    web = [pod for pod in simulation.cluster.objects(Pod) if pod.labels.get("app") == "web"]
+    assert len(web) == 3 and {pod.spec.node_name for pod in web} == {"worker2"}

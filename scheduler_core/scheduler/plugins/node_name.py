@@ -8,10 +8,13 @@ NAME = "NodeName"
 ERR_REASON = "node(s) didn't match the requested node name"
 
 
+def fits(pod: Pod, node: NodeInfo) -> bool:
+    """nodename.Fits: no nodeName, or this node's (the kubelet's admission asks it too)."""
+    return not pod.spec.node_name or pod.spec.node_name == node.name
+
+
 class NodeName:
     name = NAME
 
     def filter(self, state: CycleState, pod: Pod, node: NodeInfo) -> Status:
-        if pod.spec.node_name and pod.spec.node_name != node.name:
-            return unresolvable(ERR_REASON)
-        return SUCCESS
+        return SUCCESS if fits(pod, node) else unresolvable(ERR_REASON)

@@ -31,6 +31,11 @@ def conflicts(used: dict[HostPort, int], wanted: HostPort) -> bool:
     return (DEFAULT_BIND_ALL_HOST_IP, protocol, port) in used or (ip, protocol, port) in used
 
 
+def fits(pod: Pod, node: NodeInfo) -> bool:
+    """nodeports.Fits: none of the pod's host ports is taken on the node."""
+    return not node.used_ports or not any(conflicts(node.used_ports, port) for port in pod_host_ports(pod))
+
+
 class NodePorts:
     name = NAME
 
