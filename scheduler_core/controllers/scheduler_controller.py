@@ -101,11 +101,16 @@ def _assigned(pod: Pod | None) -> bool:
 
 
 def _placement_changed(old: Pod, new: Pod) -> bool:
-    """Whether the scheduler's view of an assigned pod must be rebuilt (node, resources, labels...)."""
+    """Whether the scheduler's view of an assigned pod must be rebuilt (node, resources, labels...).
+    Of its status the scheduler reads the start time (preemption prefers the node whose victims
+    started last, and orders victims by it): the kubelet's start is an update of the cache, as
+    upstream's cache takes every update of an assigned pod. Its Ready condition and phase changes
+    while it runs are read by nothing the scheduler does."""
     return (
         old.spec != new.spec
         or old.metadata.labels != new.metadata.labels
         or old.metadata.deletion_timestamp != new.metadata.deletion_timestamp
+        or old.status.start_time != new.status.start_time
     )
 
 

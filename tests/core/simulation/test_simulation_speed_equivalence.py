@@ -119,6 +119,7 @@ SCENARIO_DIGESTS = {
     "node_up_cancels_eviction.yaml": ("d7d1934dfd8c", "5f812dc138a561e45abfb531be3ef977"),
     "pending_cluster.yaml": ("ec45b2c705a1", "4d17ad4ce16e290f0eb742b8da3be03b"),
     "preemption_cluster.yaml": ("1dba3f802ae8", "b270c84ac037d9cb88e2e3133128c275"),
+    "preemption_latest_start_time.yaml": ("16ecd76ce416", "11547a93423ac4df889865561fd18e52"),
     "quota_deployment_failed_create.yaml": ("d1167d9ba9e2", "01867083f33f8a8d0256342e41eccc91"),
     "quota_freed_wakes_a_retry.yaml": ("4380b2dc68a8", "05c141b98b4753d2d8d76d28486681bc"),
     "quota_limit_range_defaults.yaml": ("189a88d96d1c", "7182478ed1a2c1c2de012a0752cb4b36"),
