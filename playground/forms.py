@@ -26,6 +26,29 @@ _PRINTABLE = re.compile(r"[\x21-\x7e]*")  # a path or header value: no spaces, n
 MAX_LABEL_KEY_CHARS = 317  # a qualified label key: a 253-character prefix, "/", a 63-character name
 
 
+class TextAsSent(forms.Field):
+    """A text taken as sent, whatever it holds (a NUL character included): the engine's parser
+    and the board check it and name the line, which a form's refusal could not."""
+
+    def to_python(self, value: Any) -> str:
+        return "" if value in self.empty_values else str(value)
+
+
+class WholeNumber(forms.Field):
+    """A whole number as Python's int() reads it ("7", " 7 ", "+7"); "7.0" is not one, and a blank
+    field is absent. Django's IntegerField would take "7.0" as 7, which these fields never did."""
+
+    default_error_messages = {"invalid": "Enter a whole number."}
+
+    def to_python(self, value: Any) -> int | None:
+        if value is None or str(value).strip() == "":
+            return None
+        try:
+            return int(str(value))
+        except ValueError:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+
 class LenientForm(forms.Form):
     """A form whose invalid fields fall back: each is left out of the cleaned data, and the caller
     takes the default a request without it gets."""
@@ -86,7 +109,7 @@ class CompareForm(LenientForm):
 
     config = forms.ChoiceField(choices=[(name, name) for name in compare.PRESETS], required=False)
     config_yaml = forms.CharField(required=False, strip=False)
-    seed = forms.IntegerField(required=False)
+    seed = WholeNumber(required=False)
 
     @classmethod
     def of(cls, request: HttpRequest) -> CompareQuery:
@@ -119,7 +142,7 @@ class ExplainQueryForm(LenientForm):
     """Which pod to explain, at which event of the run, and (why not here?) on which node."""
 
     pod = forms.CharField(required=False, strip=False)
-    seq = forms.IntegerField(required=False)
+    seq = WholeNumber(required=False)
     node = forms.CharField(required=False, strip=False)
 
     @classmethod
@@ -153,8 +176,8 @@ class ActForm(LenientForm):
     target = forms.CharField(required=False)
     value = forms.CharField(required=False, strip=False)
     at = forms.CharField(required=False)
-    version = forms.IntegerField(required=False)
-    run = forms.IntegerField(required=False)
+    version = WholeNumber(required=False)
+    run = WholeNumber(required=False)
 
     @classmethod
     def of(cls, request: HttpRequest) -> ActRequest:
@@ -181,7 +204,7 @@ class NodeTemplateForm(LenientForm):
     """ "3 zones x 2 nodes": the zones (comma-separated), nodes per zone, their capacity, a name prefix."""
 
     zones = forms.CharField(required=False)
-    per_zone = forms.IntegerField(required=False)
+    per_zone = WholeNumber(required=False)
     prefix = forms.CharField(required=False)
 
     @classmethod
@@ -200,17 +223,17 @@ class NodeEditForm(LenientForm):
     typed, which the board and the engine check (their messages name the field); a field the form
     did not send is absent, not empty (capacity changes only what it names)."""
 
-    name = forms.CharField(required=False, strip=False)
-    key = forms.CharField(required=False, strip=False)
-    value = forms.CharField(required=False, strip=False)
-    effect = forms.CharField(required=False, strip=False)
-    old_key = forms.CharField(required=False, strip=False)
-    old_effect = forms.CharField(required=False, strip=False)
-    cpu = forms.CharField(required=False, strip=False)
-    memory = forms.CharField(required=False, strip=False)
-    pods = forms.CharField(required=False, strip=False)
+    name = TextAsSent(required=False)
+    key = TextAsSent(required=False)
+    value = TextAsSent(required=False)
+    effect = TextAsSent(required=False)
+    old_key = TextAsSent(required=False)
+    old_effect = TextAsSent(required=False)
+    cpu = TextAsSent(required=False)
+    memory = TextAsSent(required=False)
+    pods = TextAsSent(required=False)
     extended_name = forms.CharField(required=False)
-    extended_value = forms.CharField(required=False, strip=False)
+    extended_value = TextAsSent(required=False)
 
     @classmethod
     def of(cls, request: HttpRequest) -> "NodeEdit":
@@ -250,14 +273,6 @@ def normalized_text(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-class TextAsSent(forms.Field):
-    """A text taken as sent, whatever it holds (a NUL character included): the engine's parser
-    and the board check it and name the line, which a form's refusal could not."""
-
-    def to_python(self, value: Any) -> str:
-        return "" if value in self.empty_values else str(value)
-
-
 def _sent_number(data: Mapping[str, Any], cleaned: Mapping[str, Any], name: str) -> int | None:
     """None when the field was not sent (or empty), -1 when it is not a number, else the number."""
     if not data.get(name):
@@ -268,7 +283,7 @@ def _sent_number(data: Mapping[str, Any], cleaned: Mapping[str, Any], name: str)
 class EditVersionForm(LenientForm):
     """The version of the scenario an edit's form was rendered at (-1: none given, refused as stale)."""
 
-    version = forms.IntegerField(required=False)
+    version = WholeNumber(required=False)
 
     @classmethod
     def of(cls, request: HttpRequest) -> int:
@@ -278,7 +293,7 @@ class EditVersionForm(LenientForm):
 class RunStartForm(LenientForm):
     """A run's seed: 0 when none is given or it is not a number; within int32 otherwise."""
 
-    seed = forms.IntegerField(required=False)
+    seed = WholeNumber(required=False)
 
     @classmethod
     def of(cls, request: HttpRequest) -> int:
@@ -288,15 +303,19 @@ class RunStartForm(LenientForm):
 class RunChoiceForm(LenientForm):
     """Runs named in a page's query: ?run= on the scenario page, ?a= and ?b= on the comparison."""
 
-    run = forms.IntegerField(required=False)
-    a = forms.IntegerField(required=False)
-    b = forms.IntegerField(required=False)
+    run = WholeNumber(required=False)
+    a = WholeNumber(required=False)
+    b = WholeNumber(required=False)
 
     @classmethod
     def of(cls, request: HttpRequest) -> dict[str, int | None]:
-        """Each run id: None when not asked for, -1 when not a number (no run has it)."""
+        """Each run id: None when not asked for; a comparison's side that is not a number is -1 (no
+        run has it: 404), the scenario page's ?run= that is not a number is ignored (None)."""
         cleaned = cls.cleaned(request.GET)
-        return {name: _sent_number(request.GET, cleaned, name) for name in cls.base_fields}
+        asked = {name: _sent_number(request.GET, cleaned, name) for name in cls.base_fields}
+        if "run" not in cleaned:
+            asked["run"] = None
+        return asked
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,9 +331,14 @@ class WorkloadEditForm(LenientForm):
     workload = TextAsSent(required=False)
     yaml = TextAsSent(required=False)  # the same text, as the live check (validate) names it
     workload_base = TextAsSent(required=False)
-    workload_from = forms.IntegerField(required=False)
-    workload_to = forms.IntegerField(required=False)
+    workload_from = WholeNumber(required=False)
+    workload_to = WholeNumber(required=False)
     workload_insert = TextAsSent(required=False)
+
+    @classmethod
+    def whole_text(cls, request: HttpRequest) -> str | None:
+        """The whole text sent (LF line breaks), None without one; a patch's fields are not read."""
+        return normalized_text(cls.cleaned(request.POST)["workload"]) if "workload" in request.POST else None
 
     @classmethod
     def text_of(cls, request: HttpRequest) -> str:
@@ -439,14 +463,22 @@ class ClaimEditForm(LenientForm):
 # ---------------------------------------------------------------------------- traffic
 
 
-def _whole_number_field(name: str, low: int, high: int) -> forms.IntegerField:
-    wrong = f"{name} must be a whole number from {low} to {high}"
-    return forms.IntegerField(
-        required=False,
-        min_value=low,
-        max_value=high,
-        error_messages={"invalid": wrong, "min_value": wrong, "max_value": wrong},
-    )
+class _Bounded(WholeNumber):
+    """A whole number within [low, high], with one message for any other value."""
+
+    def __init__(self, name: str, low: int, high: int) -> None:
+        super().__init__(required=False)
+        self.low, self.high = low, high
+        self.wrong = f"{name} must be a whole number from {low} to {high}"
+
+    def to_python(self, value: Any) -> int | None:
+        try:
+            number = super().to_python(value)
+        except forms.ValidationError:
+            raise forms.ValidationError(self.wrong) from None
+        if number is not None and not self.low <= number <= self.high:
+            raise forms.ValidationError(self.wrong)
+        return number
 
 
 class TrafficQueryForm(forms.Form):
@@ -454,8 +486,8 @@ class TrafficQueryForm(forms.Form):
     ("Name: value") for a request of the viewer's own through the ingress controller. Refused with
     TrafficQueryError, whose message says what to fix."""
 
-    seq = _whole_number_field("seq (the event to show)", 0, MAX_RUN_EVENTS + 1)
-    requests = _whole_number_field("requests", 1, traffic.MAX_REQUESTS)
+    seq = _Bounded("seq (the event to show)", 0, MAX_RUN_EVENTS + 1)
+    requests = _Bounded("requests", 1, traffic.MAX_REQUESTS)
     host = TextAsSent(required=False)  # as sent: a NUL gets this field's own message
     path = TextAsSent(required=False)
     header = TextAsSent(required=False)
@@ -523,8 +555,9 @@ class NodeQueryForm(LenientForm):
 class ScenarioQueryForm(LenientForm):
     """?scenario= on the live check: the scenario whose saved workload a patch applies to."""
 
-    scenario = forms.CharField(required=False, max_length=16)
+    scenario = TextAsSent(required=False)
 
     @classmethod
     def of(cls, request: HttpRequest) -> str:
-        return cls.cleaned(request.GET).get("scenario") or ""
+        slug: str = cls.cleaned(request.GET)["scenario"][:16]
+        return slug

@@ -77,8 +77,7 @@ def scenario_page(request: HttpRequest, slug: str) -> HttpResponse:
     context = board_context(request, scenario) | page_context(request, scenario)
     context["just_created"] = just_created(request, scenario)
     run_id = RunChoiceForm.of(request)["run"]
-    # A reload mid-run comes back to the same run (the player restores the position).
-    if run_id is not None and run_id > 0:
+    if run_id:  # a reload mid-run comes back to the same run (the player restores the position)
         run = scenario.runs.select_related("scenario").filter(pk=run_id).first()
         if run is not None and not run.linked:  # opened by its address: retention keeps it
             Run.objects.filter(pk=run.pk).update(linked=True)
@@ -211,7 +210,7 @@ def fork_scenario(request: HttpRequest, slug: str) -> HttpResponse:
     """A copy of one's own of the current version; with `workload`, the copy holds that text instead
     (the editor's "save mine as a fork" when its edit overlaps a version saved elsewhere)."""
     scenario = get_object_or_404(Scenario, slug=slug)
-    workload = WorkloadEditForm.of(request).text
+    workload = WorkloadEditForm.whole_text(request)
     if workload is not None:
         if scenario.workload_imported:  # an imported one: its bound, its edit
             problems = validate_changed_documents(

@@ -52,7 +52,7 @@ class Context(Protocol):
         *,
         label: str = "",
         idle: bool = False,
-        woken_by_change: bool = False,
+        woken_by_change: Callable[[], bool] | None = None,
     ) -> None: ...
 
 

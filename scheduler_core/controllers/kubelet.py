@@ -59,7 +59,8 @@ class Kubelet:
         self.ctx = ctx
         self._starting: set[str] = set()  # uids with a start timer
         self._stopping: set[str] = set()  # uids with a removal timer
-        self._admitted: set[str] = set()  # uids of pods a kubelet admitted (kubelet_admission.py)
+        # Per node, the pods its kubelet admitted that have not ended: uid -> pod key.
+        self._admitted: dict[str, dict[str, str]] = {}
         self._infos = PodInfoCache()  # what admission reads of the pods already on a node
 
     def on_change(self, change: Change[StoredObject]) -> None:
@@ -96,27 +97,51 @@ class Kubelet:
                 self._stopping.add(uid)
                 self._stop(pod)
             return
-        if pod.status.phase == "Pending" and uid not in self._starting:
-            self._starting.add(uid)
-            delay = _seconds(pod, STARTUP_SECONDS_ANNOTATION, self.ctx.options.default_startup_seconds)
-            self.ctx.after(delay, lambda: self._start(pod.key, uid), label=f"start {pod.key}")
+        admitted = self._admitted.setdefault(pod.spec.node_name, {})
+        if is_pod_terminal(pod):
+            admitted.pop(uid, None)  # an ended pod holds nothing on its node any more
+            return
+        if pod.status.phase != "Pending":
+            admitted[uid] = pod.key  # already running (a manifest's status, a kubelet back)
+            return
+        if uid in self._starting:
+            return
+        self._starting.add(uid)
+        key = pod.key
+        delay = _seconds(pod, STARTUP_SECONDS_ANNOTATION, self.ctx.options.default_startup_seconds)
+        if uid not in admitted:
+            # The kubelet admits a pod when it receives it, against the pods it admitted before. A
+            # rejection is written when the kubelet gets to the pod (its start-up delay), so that a
+            # ReplicaSet replacing a rejected pod does so once a second, not in a loop at one instant.
+            rejection = self._admission(pod)
+            if rejection is not None:
+                self.ctx.after(delay, lambda: self._reject(key, uid, rejection), label=f"reject {key}")
+                return
+            admitted[uid] = key
+        self.ctx.after(delay, lambda: self._start(key, uid), label=f"start {key}")
 
     def _admission(self, pod: Pod) -> Rejection | None:
         node = self.ctx.cluster.get(Node, pod.spec.node_name)
         if node is None:
             return None  # _node_ready saw it a moment ago
-        uid = pod.metadata.uid
-        active = [
-            other
-            for other in self.ctx.cluster.pods_on_node(node.name)
-            if other.metadata.uid != uid
-            and not is_pod_terminal(other)
-            and (other.status.phase != "Pending" or other.metadata.uid in self._admitted)
-        ]
+        admitted = self._admitted.get(node.name, {})
+        active, ended = [], []
+        for uid, key in admitted.items():
+            other = self._current(key, uid)
+            if other is not None and other.spec.node_name == node.name and not is_pod_terminal(other):
+                active.append(other)
+            else:
+                ended.append(uid)
+        for uid in ended:  # gone while its kubelet was away
+            del admitted[uid]
         return admit(pod, node, active, self._infos)
 
-    def _reject(self, pod: Pod, rejection: Rejection) -> None:
+    def _reject(self, key: str, uid: str, rejection: Rejection) -> None:
         """rejectPod: a Warning event, and the pod Failed with the reason, never started."""
+        self._starting.discard(uid)
+        pod = self._current(key, uid)
+        if pod is None or pod.metadata.deletion_timestamp is not None or pod.status.phase != "Pending":
+            return
         record(self.ctx, pod, rejection.reason, rejection.message, warning=True, source=NAME)
         status = replace(pod.status, phase="Failed", reason=rejection.reason, message=REJECTED + rejection.message)
         self.ctx.cluster.update(replace(pod, status=status))
@@ -134,15 +159,6 @@ class Kubelet:
         if not self._node_ready(pod):
             self._starting.discard(uid)
             return
-        if uid not in self._admitted:
-            # The kubelet admits a pod when it gets to it (here: at its start-up delay), against
-            # the pods it admitted before: a pod that does not fit is rejected, never started.
-            rejection = self._admission(pod)
-            if rejection is not None:
-                self._starting.discard(uid)
-                self._reject(pod, rejection)
-                return
-            self._admitted.add(uid)
         for container in pod.spec.containers:
             record(
                 self.ctx, pod, "Pulled", f'Container image "{container.image}" already present on machine', source=NAME
@@ -192,10 +208,10 @@ class Kubelet:
     def _remove(self, key: str, uid: str) -> None:
         self._stopping.discard(uid)
         self._starting.discard(uid)
-        self._admitted.discard(uid)
         pod = self._current(key, uid)
         if pod is None:
             return
         if not self._node_ready(pod):
             return  # an unreachable kubelet cannot confirm; the pod stays Terminating until it is back
+        self._admitted.get(pod.spec.node_name, {}).pop(uid, None)
         self.ctx.cluster.delete(Pod, key)

@@ -82,7 +82,8 @@ class Requeue:
             # A backoff retry far out (a refused create): idle, but woken by any later change of the
             # store (a quota freed, a pod gone), which may make it succeed.
             far = delay > KEEP_ALIVE_SECONDS
-            self.ctx.after(delay, fire, label=f"{self._label} {key}", idle=far, woken_by_change=far)
+            still_due = (lambda: self._due.get(key) == at) if far else None
+            self.ctx.after(delay, fire, label=f"{self._label} {key}", idle=far, woken_by_change=still_due)
         else:
             self.ctx.after(delay, fire, label=f"{self._label} {key}", idle=idle)
 

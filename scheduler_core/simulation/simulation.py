@@ -52,6 +52,7 @@ class _Timer:
     # An idle retry that the store's changes make work left to do (Simulation.after, woken_by_change):
     # the store's version once the instant that armed it had settled; None for other timers.
     armed_version: int | None = field(compare=False, default=None)
+    pending: Callable[[], bool] | None = field(compare=False, default=None)  # the retry still means to run
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,18 +138,21 @@ class Simulation:
         *,
         label: str = "",
         idle: bool = False,
-        woken_by_change: bool = False,
+        woken_by_change: Callable[[], bool] | None = None,
     ) -> None:
         """Calls `callback` after `delay` simulated seconds. The run goes on while a timer that is
         not idle is pending. An idle one (a periodic retry) fires only if the run goes on anyway,
         except one `woken_by_change`: a retry that a change could make succeed (a controller's
         backoff after a refused create) is work left to do once the store has changed after the
-        instant that armed it, so a run never ends with a retry pending that would now succeed."""
+        instant that armed it, for as long as `woken_by_change()` says the retry still means to
+        run (a retry superseded or dropped is not), so a run never ends with a retry pending that
+        would now succeed."""
         timer = _Timer(self._now + max(delay, 0.0), next(self._sequence), callback, label, idle)
         heapq.heappush(self._timers, timer)
         if not idle:
             self._busy_timers += 1
-        elif woken_by_change:
+        elif woken_by_change is not None:
+            timer.pending = woken_by_change
             self._arming.append(timer)
 
     def controller(self, name: str) -> Controller | None:
@@ -347,7 +351,13 @@ class Simulation:
     def _woken(self) -> bool:
         """A pending woken_by_change retry has a changed store to look at."""
         version = self.cluster.resource_version
-        return any(timer.armed_version is not None and timer.armed_version != version for timer in self._timers)
+        return any(
+            timer.armed_version is not None
+            and timer.armed_version != version
+            and timer.pending is not None
+            and timer.pending()
+            for timer in self._timers
+        )
 
     def run_to_end(self, until: float | None = None) -> list[Event]:
         return list(self.run(until))

@@ -187,3 +187,34 @@ def test_a_board_partial_names_a_node_or_asks_for_the_whole_board():
     assert NodeQueryForm.of(factory.get("/b")) is None
     assert NodeQueryForm.of(factory.get("/b", {"node": "worker 1"})) == "worker 1"
     assert NodeQueryForm.of(factory.get("/b", {"node": ""})) == ""  # asked for, and no card has it: 404
+
+
+def test_numbers_are_read_as_int_reads_them_and_blank_is_absent():
+    from playground.forms import EditVersionForm, RunChoiceForm, RunStartForm, TrafficQueryForm
+    from playground.traffic import TrafficQuery, TrafficQueryError
+
+    assert RunStartForm.of(factory.post("/run", {"seed": "5.0"})) == 0  # not a whole number: the default
+    assert RunStartForm.of(factory.post("/run", {"seed": " 5 "})) == 5
+    assert EditVersionForm.of(factory.post("/e", {"version": "5.0"})) == -1
+    assert TrafficQueryForm.of(factory.get("/t", {"seq": "3", "requests": " "})) == TrafficQuery(3, 100)
+    for query, message in (({"seq": " "}, "seq (the event to show) is required"), ({"seq": "3.0"}, "seq (the event")):
+        try:
+            TrafficQueryForm.of(factory.get("/t", query))
+        except TrafficQueryError as refused:
+            assert str(refused).startswith(message)
+        else:
+            raise AssertionError(f"{query} was taken")
+    # The scenario page ignores a ?run= that is not a number; a comparison's side is then no run (404).
+    assert RunChoiceForm.of(factory.get("/s", {"run": "abc", "a": "abc", "b": "-1"})) == {"run": None, "a": -1, "b": -1}
+    assert RunChoiceForm.of(factory.get("/s", {"run": "-1"}))["run"] == -1
+
+
+def test_texts_the_board_checks_reach_it_as_sent():
+    from playground.forms import NodeEditForm, ScenarioQueryForm, WorkloadEditForm
+
+    assert NodeEditForm.of(factory.post("/n", {"name": "bad\x00name"}))["name"] == "bad\x00name"  # the board says why
+    assert ScenarioQueryForm.of(factory.get("/v", {"scenario": " abcdefghijklmnopq"})) == " abcdefghijklmno"
+    # A fork takes the whole text only: patch fields with bad offsets are not read (no 500).
+    sent = {"workload": "a\r\nb\rc", "workload_base": "x", "workload_from": "one"}
+    assert WorkloadEditForm.whole_text(factory.post("/f", sent)) == "a\nb\nc"
+    assert WorkloadEditForm.whole_text(factory.post("/f", {})) is None

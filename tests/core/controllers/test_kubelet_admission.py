@@ -158,3 +158,16 @@ def test_an_untolerated_no_execute_taint_is_refused_by_the_kubelet_itself():
     assert admit(pod, node, [], PodInfoCache()) == Rejection(
         "TaintToleration", "Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate"
     )
+
+
+def test_a_pod_is_admitted_when_its_kubelet_receives_it_so_the_later_one_is_refused():
+    """The scheduler placed 'scheduled' at 0 s (it starts only at 10 s); 'pinned' arrives at 2 s with
+    nodeName: the kubelet admitted 'scheduled' on receipt, so it refuses 'pinned', as upstream."""
+    scheduled = pinned("scheduled", requests="{cpu: 800m}").replace("  nodeName: kube-01\n", "")
+    scheduled = scheduled.replace("labels: {}}", "labels: {}, annotations: {playground.k8s.io/startup-seconds: '10'}}")
+    later = pinned("pinned", requests="{cpu: 800m}").replace("\n", "\n    ")
+    action = f"apiVersion: playground/v1\nkind: Action\nspec:\n  at: 2s\n  op: apply\n  manifest:\n    {later}"
+    sim = simulate(cluster(scheduled, action), until=20.0)
+    phases = {pod.name: (pod.status.phase, pod.status.reason) for pod in sim.cluster.objects(Pod)}
+    assert phases == {"scheduled": ("Running", ""), "pinned": ("Failed", "OutOfcpu")}
+    assert [e.time for e in find(sim, "OutOfcpu")] == [3.0]

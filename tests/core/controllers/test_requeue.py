@@ -15,7 +15,7 @@ class Clock:
         self.now = 0.0
         self.timers: list[tuple[float, str]] = []
 
-    def after(self, delay: float, callback, *, label: str, idle: bool, woken_by_change: bool = False) -> None:
+    def after(self, delay: float, callback, *, label: str, idle: bool, woken_by_change=None) -> None:
         self.timers.append((self.now + delay, label))
 
 

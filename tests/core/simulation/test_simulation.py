@@ -129,7 +129,7 @@ def _label_node(simulation: Simulation) -> None:
 def test_an_idle_retry_does_not_keep_a_quiet_run_going():
     simulation = Simulation(load_manifests(NODE))
     fired: list[float] = []
-    simulation.after(100.0, lambda: fired.append(simulation.now), idle=True, woken_by_change=True)
+    simulation.after(100.0, lambda: fired.append(simulation.now), idle=True, woken_by_change=lambda: True)
     simulation.run_to_end()
     assert fired == [] and simulation.now == 0.0
 
@@ -137,7 +137,7 @@ def test_an_idle_retry_does_not_keep_a_quiet_run_going():
 def test_a_store_change_after_its_instant_wakes_an_idle_retry():
     simulation = Simulation(load_manifests(NODE))
     fired: list[float] = []
-    simulation.after(100.0, lambda: fired.append(simulation.now), idle=True, woken_by_change=True)
+    simulation.after(100.0, lambda: fired.append(simulation.now), idle=True, woken_by_change=lambda: True)
     simulation.after(100.0, lambda: fired.append(-simulation.now), idle=True)  # a plain idle timer
     simulation.after(5.0, lambda: _label_node(simulation))  # a later instant changes the store
     simulation.run_to_end()
@@ -152,9 +152,20 @@ def test_changes_of_the_instant_that_armed_a_retry_do_not_wake_it():
 
     def refused_then_changed() -> None:
         # A retry armed by a refusal, then the same instant writes to the store (a status update).
-        simulation.after(100.0, lambda: fired.append(simulation.now), idle=True, woken_by_change=True)
+        simulation.after(100.0, lambda: fired.append(simulation.now), idle=True, woken_by_change=lambda: True)
         _label_node(simulation)
 
     simulation.after(5.0, refused_then_changed)
+    simulation.run_to_end()
+    assert fired == [] and simulation.now == 5.0
+
+
+def test_a_retry_that_no_longer_means_to_run_is_not_woken():
+    """A controller's retry superseded or dropped (its object deleted) fires as a no-op: it must
+    not keep the run going after a change."""
+    simulation = Simulation(load_manifests(NODE))
+    fired: list[float] = []
+    simulation.after(100.0, lambda: fired.append(simulation.now), idle=True, woken_by_change=lambda: False)
+    simulation.after(5.0, lambda: _label_node(simulation))
     simulation.run_to_end()
     assert fired == [] and simulation.now == 5.0
