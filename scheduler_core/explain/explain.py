@@ -114,9 +114,15 @@ class Explanation:
     # For a pod that does not fit: what DefaultPreemption's dry run found (victims and the chosen
     # node, or why it could not help); None when no preemption ran.
     preemption: PreemptionExplanation | None = None
+    # A pod its kubelet refused (controllers/kubelet_admission.py): (reason, message) of its status,
+    # such as ("OutOfcpu", "Pod was rejected: Node didn't have enough resource: ..."). The
+    # scheduler's verdicts above are then what it would decide for the pod, not why it failed.
+    rejected: tuple[str, str] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         result: dict[str, Any] = {"pod": self.pod, "selected": self.selected}
+        if self.rejected is not None:
+            result["rejected"] = {"reason": self.rejected[0], "message": self.rejected[1]}
         if self.selected is None:
             result["message"] = self.message
         if self.nominated_node:
@@ -268,7 +274,11 @@ def explain_in_cluster(
     framework = scheduler.framework_for(pod)
     if framework is None:
         raise ManifestError(pod_key, "spec.schedulerName", f'no profile for scheduler name "{pod.spec.scheduler_name}"')
-    return _explain_pod(scheduler, framework, pod, inputs.nodes, inputs if fixes else None)
+    explanation = _explain_pod(scheduler, framework, pod, inputs.nodes, inputs if fixes else None)
+    stored = cluster.get(Pod, pod_key)
+    if stored is not None and stored.status.phase == "Failed" and stored.status.reason:
+        explanation.rejected = (stored.status.reason, stored.status.message)
+    return explanation
 
 
 def _explain_pod(

@@ -5,7 +5,7 @@ import pytest
 
 from playground.change_deltas import expand
 from playground.management.commands.load_gallery import GALLERY_DIR, split_gallery_file
-from playground.models import Run
+from playground.models import Run, Scenario
 from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
 from tests.web.stored_events import events_with_reason
@@ -106,13 +106,18 @@ def test_a_drain_held_back_by_a_budget_shows_zero_disruptions_allowed():
     }
 
 
-def test_explaining_the_preemptor_while_its_victims_terminate_names_them(client):
-    from django.urls import reverse
-
-    header, nodes, workload = split_gallery_file((GALLERY_DIR / "190-preemption.yaml").read_text())
+def run_gallery_scenario(file_name: str) -> tuple[Scenario, Run]:
+    header, nodes, workload = split_gallery_file((GALLERY_DIR / file_name).read_text())
     scenario, _ = create_scenario(header["title"], nodes=nodes, workload_yaml=workload)
     run = Run.objects.create(scenario=scenario, version=snapshot(scenario), seed=0)
     execute(run, publish=lambda slug, run_id, events: None)
+    return scenario, run
+
+
+def test_explaining_the_preemptor_while_its_victims_terminate_names_them(client):
+    from django.urls import reverse
+
+    scenario, run = run_gallery_scenario("190-preemption.yaml")
     preempted = events_with_reason(run, "Preempted")[0]
     url = reverse("explain-pod", args=[scenario.slug, run.pk])
     page = client.get(url, {"pod": "default/urgent", "seq": preempted.seq}).content.decode()
@@ -122,3 +127,21 @@ def test_explaining_the_preemptor_while_its_victims_terminate_names_them(client)
     assert victims == ["low-3", "low-2", "low-1"]
     assert page.index("default/low-3") < page.index("default/low-2") < page.index("default/low-1")
     assert "only candidate" in page
+
+
+def test_explaining_a_pod_its_kubelet_refused_says_why_it_failed(client):
+    """Issue #16, item 1, in the page: the pod pinned with nodeName to a node too small for it is
+    Failed with OutOfcpu; its panel says so before the scheduler's own verdicts."""
+    from django.urls import reverse
+
+    scenario, run = run_gallery_scenario("035-nodename-outofcpu.yaml")
+    rejected = events_with_reason(run, "OutOfcpu")[0]
+    url = reverse("explain-pod", args=[scenario.slug, run.pk])
+    # The kubelet's event comes first, then its status update: the event after it shows the pod Failed.
+    page = client.get(url, {"pod": "default/nginx-pinned", "seq": rejected.seq + 1}).content.decode()
+    assert 'data-testid="kubelet-rejected"' in page
+    assert "Failed: OutOfcpu." in page
+    assert "Pod was rejected: Node didn&#x27;t have enough resource: cpu, requested: 2000" in page
+    # Before the rejection it is not said.
+    earlier = client.get(url, {"pod": "default/nginx-pinned", "seq": rejected.seq}).content.decode()
+    assert 'data-testid="kubelet-rejected"' not in earlier
