@@ -15,6 +15,8 @@ from scheduler_core.scheduler.plugins.node_resources_fit import InsufficientReso
 from scheduler_core.scheduler.resources import pod_requests
 from scheduler_core.scheduler.snapshot import NodeInfo
 
+NO_IGNORED: frozenset[str] = frozenset()  # the kubelet ignores no resource (NodeResourcesFit's args do)
+
 
 @dataclass(frozen=True, slots=True)
 class AdmissionResult:
@@ -45,9 +47,6 @@ def admission_check(
             if not include_all:
                 return results
     return results
-
-
-NO_IGNORED: frozenset[str] = frozenset()
 
 
 def _matches_node_affinity(pod: Pod, node: NodeInfo) -> bool:

@@ -4,7 +4,8 @@ counts (PodTopologySpread, InterPodAffinity).
 The scheduler's fast path walks nodes in windows and looks up each node's topology domain in a
 plugin's PreFilter counts with list operations. Each such plugin says, beside its Filter, what
 its Filter decides for a whole window (``window_filters``), from the same state and the same
-thresholds, so the two cannot drift; tests/core/scheduler/test_fast_path.py holds them equal.
+thresholds, so the two cannot drift: tests/core/scheduler/test_window_filter.py holds them equal
+node by node, and test_fast_path.py holds the fast path equal to the generic loops.
 
 A domain is a label value or a (key, value) pair. A window filter gets the window's snapshot
 positions and their verdicts so far (None: still passing) and fills in the verdict of each
