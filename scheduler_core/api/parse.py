@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from scheduler_core.api.fields import Fields
+from scheduler_core.api.pod_conditions import WRITTEN_POD_CONDITIONS
 from scheduler_core.api.types import (
     Affinity,
     Container,
@@ -29,6 +30,7 @@ from scheduler_core.api.types import (
     Pod,
     PodAffinity,
     PodAffinityTerm,
+    PodCondition,
     PodDisruptionBudget,
     PodDisruptionBudgetSpec,
     PodDisruptionBudgetStatus,
@@ -538,14 +540,29 @@ def parse_pod_status(fields: Fields | None) -> PodStatus:
     fields.reject_unknown(POD_STATUS_FIELDS)
     phase = fields.one_of("phase", ("Pending", "Running", "Succeeded", "Failed", "Unknown"), default="Pending")
     ready = False
+    written: list[PodCondition] = []
     for condition in fields.objects("conditions"):
-        if condition.data.get("type") == "Ready":
+        kind = condition.data.get("type")
+        if kind == "Ready":
             ready = condition.data.get("status") == "True"
+        elif kind in WRITTEN_POD_CONDITIONS:  # a pasted victim's DisruptionTarget counts for preemption
+            written.append(
+                PodCondition(
+                    str(kind),
+                    condition.one_of("status", ("True", "False", "Unknown"), default="False") or "False",
+                    condition.string("reason"),
+                    condition.string("message"),
+                    parse_timestamp(condition, "lastTransitionTime"),
+                )
+            )
     return PodStatus(
         phase=phase or "Pending",
         nominated_node_name=fields.string("nominatedNodeName"),
         start_time=parse_timestamp(fields, "startTime"),
         ready=ready,
+        reason=fields.string("reason"),
+        message=fields.string("message"),
+        conditions=tuple(written),
     )
 
 

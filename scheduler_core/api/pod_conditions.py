@@ -5,11 +5,15 @@ through its ReplicaSets) and the HPA's readiness rules read the same thing upstr
 Ready condition and its lastTransitionTime, kept on the pod (`PodStatus.ready_changed`). Whoever
 turns a pod Ready or not Ready (the kubelet, the node lifecycle controller, node-pressure
 eviction) writes it through `with_ready`, so the time is set in one place.
+
+The conditions others write (the scheduler's PodScheduled, DisruptionTarget from whoever deletes a
+pod to disrupt it) are kept as written (`PodStatus.conditions`, through `with_condition`);
+`conditions_of` lists all of them as the API shows them.
 """
 
 from dataclasses import replace
 
-from scheduler_core.api.types import Pod, PodStatus
+from scheduler_core.api.types import Pod, PodCondition, PodStatus
 
 TERMINAL_PHASES = frozenset({"Succeeded", "Failed"})
 
@@ -54,3 +58,84 @@ def is_pod_available(pod: Pod, min_ready_seconds: int, now: float, *, strict: bo
 def is_pod_terminal(pod: Pod) -> bool:
     """IsPodTerminal: Succeeded or Failed, its containers done for good."""
     return pod.status.phase in TERMINAL_PHASES
+
+
+# Condition types and the reasons the engine writes (k8s.io/api/core/v1 types.go).
+POD_SCHEDULED = "PodScheduled"
+DISRUPTION_TARGET = "DisruptionTarget"
+WRITTEN_POD_CONDITIONS = frozenset({POD_SCHEDULED, DISRUPTION_TARGET})  # kept on PodStatus.conditions
+UNSCHEDULABLE = "Unschedulable"
+SCHEDULER_ERROR = "SchedulerError"
+SCHEDULING_GATED = "SchedulingGated"
+SCHEDULING_GATED_MESSAGE = "Scheduling is blocked due to non-empty scheduling gates"
+PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler"
+PREEMPTION_MESSAGE = "DefaultPreemption: preempting to accommodate a higher priority pod"
+EVICTION_BY_EVICTION_API = "EvictionByEvictionAPI"
+EVICTION_API_MESSAGE = "Eviction API: evicting"
+DELETION_BY_TAINT_MANAGER = "DeletionByTaintManager"
+TAINT_MANAGER_MESSAGE = "Taint manager: deleting due to NoExecute taint"
+TERMINATION_BY_KUBELET = "TerminationByKubelet"
+
+
+def condition_of(status: PodStatus, condition_type: str) -> PodCondition | None:
+    return next((c for c in status.conditions if c.type == condition_type), None)
+
+
+def with_condition(
+    status: PodStatus, condition_type: str, value: bool, now: float, reason: str = "", message: str = ""
+) -> PodStatus:
+    """UpdatePodCondition: the status with the condition set; its lastTransitionTime moves only when
+    its status flips. The same status object when nothing changes, so a writer can skip the update
+    as upstream's does."""
+    truth = "True" if value else "False"
+    old = condition_of(status, condition_type)
+    if old is not None and (old.status, old.reason, old.message) == (truth, reason, message):
+        return status
+    since = old.last_transition_time if old is not None and old.status == truth else now
+    new = PodCondition(condition_type, truth, reason, message, since)
+    if old is None:
+        return replace(status, conditions=(*status.conditions, new))
+    return replace(status, conditions=tuple(new if c is old else c for c in status.conditions))
+
+
+def is_disruption_target(pod: Pod, reason: str) -> bool:
+    """DisruptionTarget=True for `reason` (the scheduler reads PreemptionByScheduler)."""
+    condition = condition_of(pod.status, DISRUPTION_TARGET)
+    return condition is not None and condition.status == "True" and condition.reason == reason
+
+
+def conditions_of(pod: Pod) -> list[PodCondition]:
+    """status.conditions as the API server shows them, in the kubelet's order: the kubelet's own
+    (PodReadyToStartContainers, Initialized, Ready, ContainersReady) once it runs the pod, then
+    PodScheduled and DisruptionTarget as written. The kubelet writes PodScheduled=True for every
+    pod it runs, one given a nodeName too ("for pods created before 1.6")."""
+    written = {c.type: c for c in pod.status.conditions}
+    if pod.status.start_time is None:
+        if POD_SCHEDULED not in written and pod.spec.scheduling_gates and not pod.spec.node_name:
+            # The API server writes it when a gated pod is created.
+            gated = PodCondition(
+                POD_SCHEDULED, "False", SCHEDULING_GATED, SCHEDULING_GATED_MESSAGE, pod.metadata.creation_timestamp
+            )
+            return [gated, *pod.status.conditions]
+        return list(pod.status.conditions)
+    started = pod.status.start_time
+    terminal = is_pod_terminal(pod)
+    names = ", ".join(c.name for c in pod.spec.containers)
+    if pod.status.ready:
+        ready = PodCondition("Ready", "True", last_transition_time=ready_changed_at(pod))
+    elif terminal and pod.status.phase == "Succeeded":
+        ready = PodCondition("Ready", "False", "PodCompleted", last_transition_time=ready_changed_at(pod) or started)
+    else:
+        message = f"containers with unready status: [{names}]"
+        since = ready_changed_at(pod) or started
+        ready = PodCondition("Ready", "False", "ContainersNotReady", message, since)
+    containers_ready = replace(ready, type="ContainersReady")
+    kubelet = [
+        PodCondition("PodReadyToStartContainers", "False" if terminal else "True", last_transition_time=started),
+        PodCondition("Initialized", "True", last_transition_time=started),
+        ready,
+        containers_ready,
+        written.get(POD_SCHEDULED) or PodCondition(POD_SCHEDULED, "True", last_transition_time=started),
+    ]
+    kubelet.extend(c for c in pod.status.conditions if c.type != POD_SCHEDULED)
+    return kubelet

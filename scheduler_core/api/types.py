@@ -265,6 +265,19 @@ class Volume:
 
 
 @dataclass(frozen=True, slots=True)
+class PodCondition:
+    """One of status.conditions that someone other than the kubelet writes (the scheduler's
+    PodScheduled, DisruptionTarget); the kubelet's own (Initialized, Ready...) are read off the
+    pod's phase and readiness by api/pod_conditions.py."""
+
+    type: str
+    status: str  # "True" or "False"
+    reason: str = ""
+    message: str = ""
+    last_transition_time: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PodStatus:
     phase: str = "Pending"
     nominated_node_name: str = ""
@@ -276,6 +289,7 @@ class PodStatus:
     # Why the pod is in its phase, as the kubelet writes it ("OutOfcpu" and "Pod was rejected: ...")
     reason: str = ""
     message: str = ""
+    conditions: tuple[PodCondition, ...] = ()  # PodScheduled, DisruptionTarget
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from typing import Protocol, runtime_checkable
 
-from scheduler_core.api.pod_conditions import is_pod_terminal
+from scheduler_core.api.pod_conditions import DISRUPTION_TARGET, is_pod_terminal, with_condition
 from scheduler_core.api.timeline import Action
 from scheduler_core.api.types import Pod
 from scheduler_core.store.cluster import Change, Cluster, ConflictError, StoredObject
@@ -109,6 +109,19 @@ def delete_pod(ctx: Context, pod: Pod, *, grace_period: int | None = None) -> No
     grace = current.spec.termination_grace_period_seconds if grace_period is None else grace_period
     metadata = replace(current.metadata, deletion_timestamp=ctx.now, deletion_grace_period_seconds=grace)
     ctx.cluster.update(replace(current, metadata=metadata))
+
+
+def mark_disruption_target(ctx: Context, pod: Pod, reason: str, message: str) -> Pod | None:
+    """DisruptionTarget=True on the pod's status, written before a deletion that disrupts it (by
+    preemption, the eviction API, the taint manager). Returns the stored pod."""
+    current: Pod | None = ctx.cluster.get(Pod, pod.key)
+    if current is None:
+        return None
+    status = with_condition(current.status, DISRUPTION_TARGET, True, ctx.now, reason, message)
+    if status is current.status:
+        return current
+    stored: Pod = ctx.cluster.update(replace(current, status=status))
+    return stored
 
 
 def record(

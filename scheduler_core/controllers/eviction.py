@@ -11,9 +11,10 @@ pod in status.disruptedPods) before deleting; at zero the request fails with 429
 
 from dataclasses import dataclass, replace
 
+from scheduler_core.api.pod_conditions import EVICTION_API_MESSAGE, EVICTION_BY_EVICTION_API
 from scheduler_core.api.selectors import label_selector_matches
 from scheduler_core.api.types import Pod, PodDisruptionBudget
-from scheduler_core.controllers.base import Context, delete_pod
+from scheduler_core.controllers.base import Context, delete_pod, mark_disruption_target
 
 # Upstream's texts.
 VIOLATES_BUDGET = "Cannot evict pod as it would violate the pod's disruption budget."
@@ -64,7 +65,7 @@ def evict(ctx: Context, namespace: str, name: str, *, grace_period: int | None =
     if pod is None:
         return EvictionResult(NOT_FOUND_CODE, NOT_FOUND.format(name))
     if _can_ignore_budget(pod):
-        delete_pod(ctx, pod, grace_period=grace_period)
+        _condition_and_delete(ctx, pod, grace_period)
         return EvictionResult(OK)
     budgets = [pdb for pdb in ctx.cluster.objects(PodDisruptionBudget) if budget_selects(pdb, pod)]
     if len(budgets) > 1:
@@ -79,8 +80,14 @@ def evict(ctx: Context, namespace: str, name: str, *, grace_period: int | None =
             refusal = _check_and_decrement(ctx, pdb, pod)
             if refusal is not None:
                 return refusal
-    delete_pod(ctx, pod, grace_period=grace_period)
+    _condition_and_delete(ctx, pod, grace_period)
     return EvictionResult(OK)
+
+
+def _condition_and_delete(ctx: Context, pod: Pod, grace_period: int | None) -> None:
+    """addConditionAndDeletePod: DisruptionTarget (EvictionByEvictionAPI), then the deletion."""
+    marked = mark_disruption_target(ctx, pod, EVICTION_BY_EVICTION_API, EVICTION_API_MESSAGE)
+    delete_pod(ctx, marked or pod, grace_period=grace_period)
 
 
 def _check_and_decrement(ctx: Context, pdb: PodDisruptionBudget, pod: Pod) -> EvictionResult | None:

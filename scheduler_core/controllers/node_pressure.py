@@ -30,7 +30,7 @@ from dataclasses import replace
 
 from scheduler_core.api import quantity
 from scheduler_core.api.errors import QuantityError
-from scheduler_core.api.pod_conditions import with_ready
+from scheduler_core.api.pod_conditions import DISRUPTION_TARGET, TERMINATION_BY_KUBELET, with_condition, with_ready
 from scheduler_core.api.quantity import format_binary_si, format_bytes
 from scheduler_core.api.types import MEMORY, NO_SCHEDULE, Container, Node, Pod, Taint
 from scheduler_core.controllers.base import MEMORY_USAGE_ANNOTATION, Context, DirtyKeys, record
@@ -264,8 +264,12 @@ class NodePressureEviction:
         if not candidates:
             return
         victim = rank_for_memory_pressure(candidates)[0]
-        record(self.ctx, victim, EVICTED, eviction_message(victim, available), warning=True, source=SOURCE)
+        message = eviction_message(victim, available)
+        record(self.ctx, victim, EVICTED, message, warning=True, source=SOURCE)
         for container in _running_containers(victim):
             record(self.ctx, victim, KILLING, KILLING_MESSAGE.format(container.name), source=SOURCE)
-        status = with_ready(replace(victim.status, phase="Failed"), False, self.ctx.now)
+        # The eviction manager's status: Failed, reason Evicted, and DisruptionTarget with its message.
+        status = replace(victim.status, phase="Failed", reason=EVICTED, message=message)
+        status = with_condition(status, DISRUPTION_TARGET, True, self.ctx.now, TERMINATION_BY_KUBELET, message)
+        status = with_ready(status, False, self.ctx.now)
         self.ctx.cluster.update(replace(victim, status=status))

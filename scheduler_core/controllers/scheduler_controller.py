@@ -13,7 +13,15 @@ node in the snapshot while the scheduler goes on with other pods, and is asked a
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from scheduler_core.api.pod_conditions import TERMINAL_PHASES
+from scheduler_core.api.pod_conditions import (
+    POD_SCHEDULED,
+    PREEMPTION_BY_SCHEDULER,
+    PREEMPTION_MESSAGE,
+    SCHEDULER_ERROR,
+    TERMINAL_PHASES,
+    UNSCHEDULABLE,
+    with_condition,
+)
 from scheduler_core.api.types import LabelSelector, Namespace, Node, Pod, PodDisruptionBudget
 from scheduler_core.api.workloads import (
     PersistentVolume,
@@ -23,7 +31,7 @@ from scheduler_core.api.workloads import (
     StatefulSet,
     StorageClass,
 )
-from scheduler_core.controllers.base import Context, delete_pod, record
+from scheduler_core.controllers.base import Context, delete_pod, mark_disruption_target, record
 from scheduler_core.scheduler.framework import Code, CycleState, Status, error
 from scheduler_core.scheduler.messages import SUCCESSFULLY_ASSIGNED
 from scheduler_core.scheduler.queue import ClusterEvent, QueuedPodInfo, SchedulingQueue
@@ -111,6 +119,7 @@ def _placement_changed(old: Pod, new: Pod) -> bool:
         or old.metadata.labels != new.metadata.labels
         or old.metadata.deletion_timestamp != new.metadata.deletion_timestamp
         or old.status.start_time != new.status.start_time
+        or old.status.conditions != new.status.conditions  # DisruptionTarget: see podTerminatingByPreemption
     )
 
 
@@ -236,7 +245,6 @@ class SchedulerController:
             if old is not None:
                 self.queue.delete(old.key)
                 self.handle.nominator.remove(old)
-                self.handle.disruption_targets.discard(old.key)
             return
         assert new is not None
         if new.spec.node_name or new.status.phase in TERMINAL_PHASES or new.metadata.deletion_timestamp is not None:
@@ -431,6 +439,8 @@ class SchedulerController:
         if self.ctx.cluster.get(Pod, pod.key) is None:
             self.queue.delete(pod.key)
             return
+        # The binding cycle's failure clears any nomination (upstream's clearNominatedNode).
+        info.pod = self._write_failure(pod, status.message, status.is_rejected, nominated_node="") or pod
         rejectors = {status.plugin} if status.is_rejected and status.plugin else set()
         self.queue.add_unschedulable(info, self.ctx.now, rejectors, error=not rejectors)
         self._arm_backoff_timer()
@@ -447,6 +457,8 @@ class SchedulerController:
         bound = replace(
             pod, spec=replace(pod.spec, node_name=node_name), status=replace(pod.status, nominated_node_name="")
         )
+        # The binding subresource sets PodScheduled=True with the node.
+        bound = replace(bound, status=with_condition(bound.status, POD_SCHEDULED, True, self.ctx.now))
         stored = self.ctx.cluster.update(bound)
         message = SUCCESSFULLY_ASSIGNED.format(pod.namespace, pod.name, node_name)
         record(self.ctx, stored, "Scheduled", message, source=SOURCE)
@@ -454,20 +466,44 @@ class SchedulerController:
     def _failed(self, info: QueuedPodInfo, result: ScheduleResult) -> None:
         pod = info.pod
         record(self.ctx, pod, "FailedScheduling", truncate_note(result.message), warning=True, source=SOURCE)
-        if result.nominated_node is not None:
-            applied = self.scheduler.apply_preemption(result, evict=self._evict_victim)
-            for victim, message in applied.events:
-                record(self.ctx, victim, "Preempted", message, source=SOURCE)
+        if result.nominated_node is None:
+            info.pod = self._write_failure(pod, result.message, True, nominated_node=None) or pod
+        else:
+            # Upstream's failure handler writes the nomination while the preemption goroutine is
+            # still clearing lower-priority nominations and deleting the victims, so the pod is
+            # seen nominated before (and while) its victims terminate.
+            applied = self.scheduler.apply_preemption(result, evict=_deleted_below)
+            nominated = applied.preemptor.status.nominated_node_name
+            info.pod = self._write_failure(pod, result.message, True, nominated_node=nominated) or pod
             for cleared in applied.cleared:
                 self._store_nomination(cleared)
-            info.pod = self._store_nomination(applied.preemptor) or pod
+            for victim, message in applied.events:
+                self._evict_victim(victim)
+                record(self.ctx, victim, "Preempted", message, source=SOURCE)
         self.queue.add_unschedulable(info, self.ctx.now, result.diagnosis.unschedulable_plugins)
         self._arm_backoff_timer()
         self._arm_leftover_timer()
 
     def _evict_victim(self, victim: Pod) -> None:
-        self.handle.disruption_targets.add(victim.key)
+        """PreemptPod: DisruptionTarget on the victim's status, then the API's graceful deletion."""
+        mark_disruption_target(self.ctx, victim, PREEMPTION_BY_SCHEDULER, PREEMPTION_MESSAGE)
         delete_pod(self.ctx, victim)
+
+    def _write_failure(self, pod: Pod, message: str, rejected: bool, nominated_node: str | None) -> Pod | None:
+        """updatePod of the failure handler: PodScheduled=False with the attempt's message (reason
+        Unschedulable, or SchedulerError for an error) and, unless None, the nomination, in one
+        status update, skipped when neither changes. Returns the stored pod."""
+        current: Pod | None = self.ctx.cluster.get(Pod, pod.key)
+        if current is None:
+            return None
+        reason = UNSCHEDULABLE if rejected else SCHEDULER_ERROR
+        status = with_condition(current.status, POD_SCHEDULED, False, self.ctx.now, reason, message)
+        if nominated_node is not None and status.nominated_node_name != nominated_node:
+            status = replace(status, nominated_node_name=nominated_node)
+        if status is current.status:
+            return current
+        stored: Pod = self.ctx.cluster.update(replace(current, status=status))
+        return stored
 
     def _store_nomination(self, pod: Pod) -> Pod | None:
         current: Pod | None = self.ctx.cluster.get(Pod, pod.key)
@@ -476,3 +512,7 @@ class SchedulerController:
         status = replace(current.status, nominated_node_name=pod.status.nominated_node_name)
         stored: Pod = self.ctx.cluster.update(replace(current, status=status))
         return stored
+
+
+def _deleted_below(victim: Pod) -> None:
+    """apply_preemption's eviction, deferred: _failed deletes the victims after the nomination."""

@@ -15,8 +15,9 @@ once: the pod stays marked until it is gone or the node's taints change.
 import math
 from dataclasses import dataclass
 
+from scheduler_core.api.pod_conditions import DELETION_BY_TAINT_MANAGER, TAINT_MANAGER_MESSAGE
 from scheduler_core.api.types import NO_EXECUTE, Node, ObjectMeta, Pod, Taint, Toleration
-from scheduler_core.controllers.base import Context, DirtyKeys, delete_pod, record
+from scheduler_core.controllers.base import Context, DirtyKeys, delete_pod, mark_disruption_target, record
 from scheduler_core.store.cluster import Change, StoredObject
 
 NAME = "taint-eviction"
@@ -218,7 +219,8 @@ class TaintEvictionController:
         subject = pod if pod is not None else _PodRef(namespace, name)
         record(self.ctx, subject, TAINT_MANAGER_EVICTION, MARKING_MESSAGE.format(key), source=SOURCE)
         if pod is not None:
-            delete_pod(self.ctx, pod)
+            marked = mark_disruption_target(self.ctx, pod, DELETION_BY_TAINT_MANAGER, TAINT_MANAGER_MESSAGE)
+            delete_pod(self.ctx, marked or pod)
 
 
 class _PodRef:

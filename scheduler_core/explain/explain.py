@@ -15,6 +15,7 @@ from scheduler_core.api.manifests import Manifest
 from scheduler_core.api.pod_conditions import TERMINAL_PHASES
 from scheduler_core.api.types import Namespace, Node, Pod, PodDisruptionBudget, PriorityClass
 from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim, StorageClass
+from scheduler_core.controllers.kubelet_admission import REJECTED
 from scheduler_core.explain.inputs import SchedulingInputs, build_scheduler
 from scheduler_core.explain.preemption import PreemptionExplanation, explain_preemption
 from scheduler_core.explain.suggestions import Fix, suggest_fixes
@@ -276,7 +277,7 @@ def explain_in_cluster(
         raise ManifestError(pod_key, "spec.schedulerName", f'no profile for scheduler name "{pod.spec.scheduler_name}"')
     explanation = _explain_pod(scheduler, framework, pod, inputs.nodes, inputs if fixes else None)
     stored = cluster.get(Pod, pod_key)
-    if stored is not None and stored.status.phase == "Failed" and stored.status.reason:
+    if stored is not None and stored.status.phase == "Failed" and stored.status.message.startswith(REJECTED):
         explanation.rejected = (stored.status.reason, stored.status.message)
     return explanation
 
@@ -302,10 +303,16 @@ def _explain_pod(
         scoring_skipped=scoring_skipped,
         earlier_pods=earlier or [],
         fixes=_fixes(fix_inputs) if fix_inputs is not None and result.selected is None else [],
-        preemption=explain_preemption(result.state, pod, [node.name for node in nodes])
+        preemption=explain_preemption(result.state, pod, [node.name for node in nodes], _nominated_pods(scheduler, pod))
         if result.selected is None
         else None,
     )
+
+
+def _nominated_pods(scheduler: Scheduler, pod: Pod) -> list[Pod]:
+    """The pods on the node the pod is nominated to, as the scheduler's snapshot has them."""
+    node = scheduler.snapshot.get(pod.status.nominated_node_name) if pod.status.nominated_node_name else None
+    return [info.pod for info in node.pods] if node is not None else []
 
 
 def inputs_in_cluster(

@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from scheduler_core.api.pod_conditions import PREEMPTION_BY_SCHEDULER, is_disruption_target
 from scheduler_core.api.types import Pod
 from scheduler_core.scheduler.framework import CycleState
 from scheduler_core.scheduler.preemption import (
     MESSAGE_PREFIX,
+    NOT_ELIGIBLE_TERMINATING_POD,
     PREEMPTION_NOT_HELPFUL,
     PREEMPTION_REPORT_KEY,
     PreemptionReport,
@@ -50,6 +52,22 @@ class Victim:
         return {"pod": self.pod, "priority": self.priority, "startTime": self.start_time}
 
 
+@dataclass(frozen=True, slots=True)
+class TerminatingVictim:
+    """A victim of the pod's earlier preemption, still terminating on the node it is nominated to."""
+
+    pod: str
+    deleted_at: float
+    grace_period: int
+
+    @property
+    def gone_at(self) -> float:
+        return self.deleted_at + self.grace_period
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"pod": self.pod, "deletionTimestamp": self.deleted_at, "gracePeriodSeconds": self.grace_period}
+
+
 @dataclass(slots=True)
 class NodePreemption:
     name: str
@@ -79,6 +97,9 @@ class PreemptionExplanation:
     chosen: str | None = None
     criterion: str = ""  # the tie-break of pickOneNodeForPreemption that decided
     nodes: list[NodePreemption] = field(default_factory=list)
+    # Not eligible because its earlier victims still terminate: the node it waits on, and they.
+    nominated: str = ""
+    terminating: list[TerminatingVictim] = field(default_factory=list)
 
     @property
     def candidates(self) -> list[NodePreemption]:
@@ -97,7 +118,21 @@ class PreemptionExplanation:
             result["criterion"] = self.criterion
         if self.nodes:
             result["nodes"] = [node.as_dict() for node in self.nodes]
+        if self.terminating:
+            result["nominatedNodeName"] = self.nominated
+            result["terminatingVictims"] = [victim.as_dict() for victim in self.terminating]
         return result
+
+
+def _still_terminating(preemptor: Pod, pods: Sequence[Pod]) -> list[TerminatingVictim]:
+    """The pods podEligibleToPreemptOthers found: lower priority, deleted, DisruptionTarget by preemption."""
+    return [
+        TerminatingVictim(pod.key, pod.metadata.deletion_timestamp, pod.metadata.deletion_grace_period_seconds or 0)
+        for pod in pods
+        if pod.priority < preemptor.priority
+        and pod.metadata.deletion_timestamp is not None
+        and is_disruption_target(pod, PREEMPTION_BY_SCHEDULER)
+    ]
 
 
 def _victims(pods: Sequence[Pod]) -> list[Victim]:
@@ -105,15 +140,21 @@ def _victims(pods: Sequence[Pod]) -> list[Victim]:
     return [Victim(pod.key, pod.priority, pod.status.start_time) for pod in ordered]
 
 
-def explain_preemption(state: CycleState | None, pod: Pod, node_names: Sequence[str]) -> PreemptionExplanation | None:
+def explain_preemption(
+    state: CycleState | None, pod: Pod, node_names: Sequence[str], nominated_pods: Sequence[Pod] = ()
+) -> PreemptionExplanation | None:
     """The preemption of a failed attempt, node by node in `node_names` order; None when no
-    preemption ran (the pod fits, or the profile has no DefaultPreemption)."""
+    preemption ran (the pod fits, or the profile has no DefaultPreemption). `nominated_pods`: the
+    pods on the node the pod is nominated to, to name the victims it waits for."""
     report = state.get(PREEMPTION_REPORT_KEY) if state is not None else None
     if not isinstance(report, PreemptionReport):
         return None
     message = MESSAGE_PREFIX + report.message if report.message else ""
     explanation = PreemptionExplanation(pod.priority, report.eligible, message, report.chosen, report.criterion)
     if not report.eligible:
+        if report.message == NOT_ELIGIBLE_TERMINATING_POD:
+            explanation.nominated = pod.status.nominated_node_name
+            explanation.terminating = _still_terminating(pod, nominated_pods)
         return explanation
     candidates = {candidate.name: candidate for candidate in report.candidates}
     potential = set(report.potential_nodes)

@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from scheduler_core.api.pod_conditions import PREEMPTION_BY_SCHEDULER, is_disruption_target
 from scheduler_core.api.selectors import label_selector_matches
 from scheduler_core.api.types import LabelSelector, Pod, PodDisruptionBudget
 from scheduler_core.scheduler.framework import (
@@ -318,8 +319,8 @@ class Evaluator:
         return True, ""
 
     def terminating_by_preemption(self, pod: Pod) -> bool:
-        """Being deleted, with DisruptionTarget=True for PreemptionByScheduler (see Handle.disruption_targets)."""
-        return pod.metadata.deletion_timestamp is not None and pod.key in self.handle.disruption_targets
+        """Being deleted, with DisruptionTarget=True for PreemptionByScheduler."""
+        return pod.metadata.deletion_timestamp is not None and is_disruption_target(pod, PREEMPTION_BY_SCHEDULER)
 
     # ------------------------------------------------------------------ candidates
 

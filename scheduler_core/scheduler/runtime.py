@@ -98,9 +98,6 @@ class Handle:
     # The scheduler's one seeded generator (the Scheduler installs its own): preemption draws its
     # candidate offset from it, where upstream draws from the process-wide math/rand.
     rng: random.Random = field(default_factory=lambda: random.Random(0))
-    # Keys of pods carrying DisruptionTarget=True with reason PreemptionByScheduler: PodStatus keeps
-    # no conditions, so a simulation that lets victims terminate gracefully records them here.
-    disruption_targets: set[str] = field(default_factory=set)
     # PersistentVolumeClaims, PersistentVolumes and StorageClasses (the volume plugins' listers)
     volumes: VolumeLister = field(default_factory=StaticVolumeLister)
 

@@ -115,18 +115,31 @@ def run_gallery_scenario(file_name: str) -> tuple[Scenario, Run]:
 
 
 def test_explaining_the_preemptor_while_its_victims_terminate_names_them(client):
+    """Issue #16, item 4: at the preemption's own events the pod is nominated and its victims are
+    terminating: the explanation is the scheduler's ("not eligible due to a terminating pod"),
+    with the victims it waits for; at its FailedScheduling event, before them, the dry run's choice."""
     from django.urls import reverse
 
     scenario, run = run_gallery_scenario("190-preemption.yaml")
-    preempted = events_with_reason(run, "Preempted")[0]
     url = reverse("explain-pod", args=[scenario.slug, run.pk])
-    page = client.get(url, {"pod": "default/urgent", "seq": preempted.seq}).content.decode()
+    failed = next(
+        e for e in events_with_reason(run, "FailedScheduling") if e.payload["event"]["object"].endswith("/urgent")
+    )
+    page = client.get(url, {"pod": "default/urgent", "seq": failed.seq}).content.decode()
     assert "Preemption" in page and 'data-preemption-node="node-1"' in page
     # The youngest three go, lowest priority (then youngest) first; the oldest is reprieved.
     victims = [name for name in ("low-3", "low-2", "low-1", "low-0") if f"default/{name}" in page]
     assert victims == ["low-3", "low-2", "low-1"]
     assert page.index("default/low-3") < page.index("default/low-2") < page.index("default/low-1")
     assert "only candidate" in page
+    preempted = events_with_reason(run, "Preempted")[-1]
+    page = client.get(url, {"pod": "default/urgent", "seq": preempted.seq}).content.decode()
+    assert "data-preemption-waiting" in page and "not eligible due to a terminating pod on the nominated node." in page
+    waiting = [
+        name for name in ("low-0", "low-1", "low-2", "low-3") if f'data-terminating-victim="default/{name}"' in page
+    ]
+    assert waiting == ["low-1", "low-2", "low-3"]
+    assert "gone by t=40s" in page
 
 
 def test_explaining_a_pod_its_kubelet_refused_says_why_it_failed(client):

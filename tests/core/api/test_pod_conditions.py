@@ -1,12 +1,23 @@
-"""A pod's Ready condition and availability, as every controller now reads them from the pod."""
+"""A pod's conditions: Ready and availability as every controller reads them, the conditions others
+write (PodScheduled, DisruptionTarget), and the whole list as the API shows it."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.api.pod_conditions import is_pod_available, ready_changed_at, with_ready
-from scheduler_core.api.types import ObjectMeta, Pod, PodStatus
+from scheduler_core.api.pod_conditions import (
+    DISRUPTION_TARGET,
+    POD_SCHEDULED,
+    UNSCHEDULABLE,
+    conditions_of,
+    is_pod_available,
+    ready_changed_at,
+    with_condition,
+    with_ready,
+)
+from scheduler_core.api.types import Container, ObjectMeta, Pod, PodCondition, PodSpec, PodStatus
 from scheduler_core.simulation.simulation import Simulation
 
 DATA = Path(__file__).parents[1] / "data"
@@ -53,3 +64,67 @@ def test_the_kubelet_stamps_when_each_pod_became_ready():
     ready = [p for p in simulation.cluster.objects(Pod) if p.status.ready]
     assert ready and all(p.status.ready_changed is not None for p in ready)
     assert all(p.status.ready_changed >= (p.status.start_time or 0.0) for p in ready)
+
+
+def test_a_condition_keeps_its_transition_time_while_its_status_stays():
+    """UpdatePodCondition: a new message is an update, lastTransitionTime moves only on a flip,
+    and an identical condition changes nothing (the same object: the writer skips the update)."""
+    status = PodStatus()
+    failed = with_condition(
+        status, POD_SCHEDULED, False, 3.0, UNSCHEDULABLE, "0/1 nodes are available: 1 Insufficient cpu."
+    )
+    assert failed.conditions == (
+        PodCondition(POD_SCHEDULED, "False", UNSCHEDULABLE, "0/1 nodes are available: 1 Insufficient cpu.", 3.0),
+    )
+    assert with_condition(failed, POD_SCHEDULED, False, 9.0, UNSCHEDULABLE, failed.conditions[0].message) is failed
+    reworded = with_condition(failed, POD_SCHEDULED, False, 9.0, UNSCHEDULABLE, "another message")
+    assert (reworded.conditions[0].message, reworded.conditions[0].last_transition_time) == ("another message", 3.0)
+    bound = with_condition(reworded, POD_SCHEDULED, True, 12.0)
+    assert bound.conditions == (PodCondition(POD_SCHEDULED, "True", "", "", 12.0),)
+    marked = with_condition(bound, DISRUPTION_TARGET, True, 20.0, "PreemptionByScheduler", "m")
+    assert [c.type for c in marked.conditions] == [POD_SCHEDULED, DISRUPTION_TARGET]
+
+
+def _running(**status: object) -> Pod:
+    spec = PodSpec(containers=(Container("app", "nginx"), Container("log", "busybox")), node_name="w1")
+    return Pod(ObjectMeta("web", "default"), spec, PodStatus(**status))  # type: ignore[arg-type]
+
+
+def test_conditions_as_the_api_shows_them():
+    """The kubelet's order (kubectl describe prints them so): PodReadyToStartContainers,
+    Initialized, Ready, ContainersReady, PodScheduled, then DisruptionTarget."""
+    scheduled = (PodCondition(POD_SCHEDULED, "True", last_transition_time=1.0),)
+    ready = _running(phase="Running", start_time=2.0, ready=True, ready_changed=5.0, conditions=scheduled)
+    assert [(c.type, c.status) for c in conditions_of(ready)] == [
+        ("PodReadyToStartContainers", "True"),
+        ("Initialized", "True"),
+        ("Ready", "True"),
+        ("ContainersReady", "True"),
+        (POD_SCHEDULED, "True"),
+    ]
+    assert conditions_of(ready)[2].last_transition_time == 5.0
+    starting = _running(phase="Running", start_time=2.0, conditions=scheduled)
+    not_ready = conditions_of(starting)[2]
+    assert (not_ready.status, not_ready.reason, not_ready.message) == (
+        "False",
+        "ContainersNotReady",
+        "containers with unready status: [app, log]",
+    )
+    # Given a nodeName, no binding wrote PodScheduled: the kubelet writes it True.
+    pinned = _running(phase="Running", start_time=2.0, ready=True)
+    assert conditions_of(pinned)[-1] == PodCondition(POD_SCHEDULED, "True", last_transition_time=2.0)
+    evicting = with_condition(
+        ready.status, DISRUPTION_TARGET, True, 9.0, "EvictionByEvictionAPI", "Eviction API: evicting"
+    )
+    assert [c.type for c in conditions_of(replace(ready, status=evicting))][-2:] == [POD_SCHEDULED, DISRUPTION_TARGET]
+
+
+def test_a_pending_pod_shows_only_what_the_scheduler_wrote_and_a_gated_one_says_it_is_gated():
+    waiting = Pod(ObjectMeta("web", "default"), status=PodStatus())
+    assert conditions_of(waiting) == []
+    gated = Pod(ObjectMeta("web", "default", creation_timestamp=4.0), PodSpec(scheduling_gates=("example.com/wait",)))
+    assert conditions_of(gated) == [
+        PodCondition(
+            POD_SCHEDULED, "False", "SchedulingGated", "Scheduling is blocked due to non-empty scheduling gates", 4.0
+        )
+    ]

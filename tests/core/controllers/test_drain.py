@@ -1,7 +1,8 @@
 """kubectl drain through the eviction API: cordon, evict, retry on 429 every 5 s, never break a budget."""
 
 from scheduler_core.api.manifests import load_manifests
-from scheduler_core.api.types import Node, Pod, PodDisruptionBudget
+from scheduler_core.api.pod_conditions import DISRUPTION_TARGET, EVICTION_BY_EVICTION_API, condition_of
+from scheduler_core.api.types import Node, Pod, PodCondition, PodDisruptionBudget
 from scheduler_core.controllers.drain import go_duration
 from scheduler_core.controllers.eviction import MULTIPLE_BUDGETS, VIOLATES_BUDGET, evict
 from scheduler_core.simulation.simulation import Simulation
@@ -203,3 +204,15 @@ def test_a_drain_no_change_can_satisfy_still_lets_the_run_end():
     assert not find(sim, "Drained") and not find(sim, "Killing")
     assert sim.now == 30.0
     assert {pod.spec.node_name for pod in pods_of(sim, "web")} >= {"worker1"}
+
+
+def test_an_evicted_pod_terminates_as_a_target_of_the_eviction_api():
+    """addConditionAndDeletePod: DisruptionTarget=True (EvictionByEvictionAPI) before the deletion."""
+    sim = simulate("drain_pdb_waits.yaml")
+    first = find(sim, "Killing")[0]
+    cluster = Simulation(load_manifests((DATA / "drain_pdb_waits.yaml").read_text())).cluster_at_event(first.seq)
+    evicted = cluster.get(Pod, first.object.removeprefix("Pod/"))
+    assert evicted.metadata.deletion_timestamp == 40.0
+    assert condition_of(evicted.status, DISRUPTION_TARGET) == PodCondition(
+        DISRUPTION_TARGET, "True", EVICTION_BY_EVICTION_API, "Eviction API: evicting", 40.0
+    )

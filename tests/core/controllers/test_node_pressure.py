@@ -1,6 +1,7 @@
 """The kubelet's eviction manager under memory pressure: rank, messages, the MemoryPressure taint."""
 
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.pod_conditions import DISRUPTION_TARGET, condition_of
 from scheduler_core.api.types import NO_SCHEDULE, Node, Pod, Taint
 from scheduler_core.controllers.node_pressure import container_usage, rank_for_memory_pressure
 from tests.core.controllers.node_health_helpers import NODE, events, find, simulate
@@ -149,3 +150,19 @@ spec: {at: 5s, op: uncordon, target: Node/big}
     assert [(p.spec.node_name, p.status.phase) for p in pods] == [("small", "Failed"), ("big", "Running")]
     # The replacement is kept off the node under pressure by its memory-pressure taint.
     assert [e.time for e in find(sim, "Evicted")] == [10.0]
+
+
+def test_an_evicted_pod_says_why_in_its_status():
+    """The eviction manager's status: Failed, reason Evicted, the event's message, and
+    DisruptionTarget (TerminationByKubelet) with the same message."""
+    sim = simulate("node_memory_pressure.yaml")
+    pod = sim.cluster.get(Pod, "default/besteffort")
+    ((_, _, message),) = events(sim, "Pod/default/besteffort", "Evicted")
+    assert (pod.status.phase, pod.status.reason, pod.status.message) == ("Failed", "Evicted", message)
+    target = condition_of(pod.status, DISRUPTION_TARGET)
+    assert (target.status, target.reason, target.message, target.last_transition_time) == (
+        "True",
+        "TerminationByKubelet",
+        message,
+        10.0,
+    )

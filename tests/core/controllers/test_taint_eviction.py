@@ -1,6 +1,7 @@
 """The taint eviction controller: NoExecute taints delete pods, at once or after tolerationSeconds."""
 
-from scheduler_core.api.types import Pod, Taint, Toleration
+from scheduler_core.api.pod_conditions import DISRUPTION_TARGET, condition_of
+from scheduler_core.api.types import Pod, PodCondition, Taint, Toleration
 from scheduler_core.controllers.taint_eviction import matching_tolerations, min_toleration_time
 from tests.core.controllers.node_health_helpers import NODE, events, find, simulate
 
@@ -106,3 +107,11 @@ def test_matching_tolerations_and_the_smallest_toleration_time():
     assert min_toleration_time([forever, gpu, five_minutes]) == 60
     assert min_toleration_time([Toleration(operator="Exists", toleration_seconds=0)]) == 0
     assert min_toleration_time([]) == 0
+
+
+def test_a_pod_the_taint_manager_deletes_is_marked_as_its_disruption_target():
+    sim = simulate("node_down_bare_pods.yaml", until=599)
+    web = sim.cluster.get(Pod, "default/web")
+    assert condition_of(web.status, DISRUPTION_TARGET) == PodCondition(
+        DISRUPTION_TARGET, "True", "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint", 380.0
+    )

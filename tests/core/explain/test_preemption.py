@@ -274,3 +274,38 @@ def test_explaining_changes_nothing_the_dry_run_evicts_no_one() -> None:
     # Still bound and reported as the victim on a second look: nothing was evicted.
     assert explained(*documents).as_dict() == first.as_dict()
     assert first.as_dict()["preemption"]["nodes"][0]["victims"][0]["pod"] == "default/low-1"
+
+
+VICTIM_STILL_TERMINATING = """
+apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+status: {capacity: {cpu: "4", memory: 32Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: low, deletionTimestamp: "2024-01-01T00:00:00Z"}
+spec: {nodeName: node-1, containers: [{name: c, image: pause, resources: {requests: {cpu: "3"}}}]}
+status:
+  phase: Running
+  conditions:
+  - {type: DisruptionTarget, status: "True", reason: %s, message: "m"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: urgent}
+spec: {priority: 1000, containers: [{name: c, image: pause, resources: {requests: {cpu: "3"}}}]}
+status: {nominatedNodeName: node-1}
+"""
+
+
+def test_a_pasted_victim_still_terminating_makes_the_nominated_pod_wait():
+    """podEligibleToPreemptOthers reads the victim's DisruptionTarget condition as pasted: a
+    preemption victim blocks a second preemption; a pod evicted for another reason does not."""
+    waiting = explain(load_manifests(VICTIM_STILL_TERMINATING % "PreemptionByScheduler"), "default/urgent").preemption
+    assert (waiting.eligible, waiting.message) == (
+        False,
+        "preemption: not eligible due to a terminating pod on the nominated node.",
+    )
+    evicted = explain(load_manifests(VICTIM_STILL_TERMINATING % "EvictionByEvictionAPI"), "default/urgent").preemption
+    assert evicted.eligible

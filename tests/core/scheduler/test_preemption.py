@@ -10,6 +10,12 @@ import pytest
 
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import parse_object
+from scheduler_core.api.pod_conditions import (
+    DISRUPTION_TARGET,
+    EVICTION_BY_EVICTION_API,
+    PREEMPTION_BY_SCHEDULER,
+    with_condition,
+)
 from scheduler_core.api.types import Node, Pod, PodDisruptionBudget, PodDisruptionBudgetStatus
 from scheduler_core.scheduler.config import PluginRef, PluginSet, Profile
 from scheduler_core.scheduler.framework import SUCCESS, Code, CycleState, PreFilterResult, Status, error
@@ -816,21 +822,21 @@ def test_victims_are_listed_most_important_first() -> None:
 
 
 @pytest.mark.parametrize(
-    ("preemptor", "pods", "disruption_targets", "nominated_status", "expected"),
+    ("preemptor", "pods", "disruption_reason", "nominated_status", "expected"),
     [
         pytest.param(
             pod("p", priority=HIGH, nominated="node1"),
             [pod("p1", priority=LOW, on="node1", terminating=True)],
-            {"default/p1"},
+            PREEMPTION_BY_SCHEDULER,
             Status(Code.UnschedulableAndUnresolvable, ("node(s) had untolerated taint {foo: bar}",)),
             (True, ""),
             id="a nominated node that became hopeless allows preempting again",
         ),
-        pytest.param(pod("p", priority=HIGH), [], set(), None, (True, ""), id="pod without nominated node"),
+        pytest.param(pod("p", priority=HIGH), [], "", None, (True, ""), id="pod without nominated node"),
         pytest.param(
             pod("p", priority=HIGH, policy="Never"),
             [],
-            set(),
+            "",
             None,
             (False, "not eligible due to preemptionPolicy=Never."),
             id="pod with preemptionPolicy Never",
@@ -838,7 +844,7 @@ def test_victims_are_listed_most_important_first() -> None:
         pytest.param(
             pod("p", priority=HIGH, nominated="node1"),
             [pod("p1", priority=LOW, on="node1", terminating=True)],
-            {"default/p1"},
+            PREEMPTION_BY_SCHEDULER,
             None,
             (False, "not eligible due to a terminating pod on the nominated node."),
             id="a victim of the earlier preemption still terminating on the nominated node",
@@ -846,7 +852,7 @@ def test_victims_are_listed_most_important_first() -> None:
         pytest.param(
             pod("p", priority=HIGH, nominated="node1"),
             [pod("p1", priority=LOW, on="node1", terminating=True)],
-            set(),
+            EVICTION_BY_EVICTION_API,
             None,
             (True, ""),
             id="pods terminating for another reason do not block",
@@ -854,7 +860,7 @@ def test_victims_are_listed_most_important_first() -> None:
         pytest.param(
             pod("p", priority=HIGH, nominated="node1"),
             [pod("p1", priority=HIGH, on="node1", terminating=True)],
-            {"default/p1"},
+            PREEMPTION_BY_SCHEDULER,
             None,
             (True, ""),
             id="a terminating pod it could not preempt does not block",
@@ -864,12 +870,15 @@ def test_victims_are_listed_most_important_first() -> None:
 def test_pod_eligible_to_preempt_others(
     preemptor: Pod,
     pods: list[Pod],
-    disruption_targets: set[str],
+    disruption_reason: str,
     nominated_status: Status | None,
     expected: tuple[bool, str],
 ) -> None:
+    if disruption_reason:  # DisruptionTarget=True with this reason, as its deleter wrote it
+        pods = [
+            replace(p, status=with_condition(p.status, DISRUPTION_TARGET, True, 0.0, disruption_reason)) for p in pods
+        ]
     sched = scheduler([node("node1")], pods, plugins=[])
-    sched.handle.disruption_targets.update(disruption_targets)
     assert preemption_of(sched).evaluator.pod_eligible_to_preempt_others(preemptor, nominated_status) == expected
 
 
