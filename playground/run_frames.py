@@ -15,6 +15,7 @@ from scheduler_core.scheduler.resources import pod_requests
 from scheduler_core.simulation.simulation import Checkpoint, InstantEnd, Simulation
 from scheduler_core.simulation.state import node_state, owner_of, pod_placement
 from scheduler_core.store.cluster import Change, ChangeType
+from scheduler_core.store.event_correlation import EventCorrelator
 from scheduler_core.store.events import Event
 
 # A long instant gives its frames every this many events, while it runs (Simulation.stream's
@@ -167,6 +168,8 @@ class RunFrames(Iterator[dict[str, Any]]):
         self._seen = 0  # stream items taken so far
         self.finished = False
         self._deltas = DeltaEncoder()
+        # How each event counts in `kubectl events` (its row's first seq and count): in its frame.
+        self._correlator = EventCorrelator()
         self.whole: dict[str, Any] | None = None  # the last frame given, with its changes whole
 
     def __next__(self) -> dict[str, Any]:
@@ -230,7 +233,8 @@ class RunFrames(Iterator[dict[str, Any]]):
             entry = tail[index]
             if isinstance(entry, Event):
                 changes = self._take(index + 1)
-                yield from bounded({"event": entry.as_dict(), "time": entry.time, "changes": changes})
+                event = {**entry.as_dict(), **self._correlator.observe(entry).as_dict(entry)}
+                yield from bounded({"event": event, "time": entry.time, "changes": changes})
 
     def _feed(self, end: int) -> None:
         """Gives the recorder the tail's changes up to `end` (and the countdown frames placed there)."""

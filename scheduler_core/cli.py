@@ -21,6 +21,8 @@ from scheduler_core.scheduler.config import CONFIG_DOCUMENT, SchedulerConfigurat
 from scheduler_core.simulation.simulation import Simulation
 from scheduler_core.simulation.state import cluster_state
 from scheduler_core.store.cluster import Cluster, SimulationLimitError
+from scheduler_core.store.event_correlation import EventCorrelator, Occurrence, event_rows, last_seen
+from scheduler_core.store.events import Event
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL_ERROR = 3
@@ -158,16 +160,25 @@ def _run_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.at_event is not None and args.at_event < 1:
         raise UsageError("--at-event: events are numbered from 1")
     simulation = Simulation(_manifests(args.file), _configuration(args.config), seed=args.seed)
-    events = []
+    events: list[dict[str, Any]] = []
+    seen: list[tuple[Event, Occurrence]] = []
+    correlator = EventCorrelator()  # each raw event says how `kubectl events` counts it
     try:
         cluster = _cluster_at_event(simulation, args.at_event, until) if args.at_event is not None else None
         for event in simulation.run(until) if cluster is None else cluster.events:
-            if args.output == "jsonl":
-                out.write(json.dumps(event.as_dict(), ensure_ascii=False) + "\n")
+            occurrence = correlator.observe(event)
+            if args.output == "events":
+                seen.append((event, occurrence))
+            elif args.output == "jsonl":
+                out.write(json.dumps({**event.as_dict(), **occurrence.as_dict(event)}, ensure_ascii=False) + "\n")
             else:
-                events.append(event.as_dict())
+                events.append({**event.as_dict(), **occurrence.as_dict(event)})
     except SimulationLimitError as error:
         raise UsageError(str(error)) from None
+    if args.output == "events":
+        now = simulation.now if cluster is None else (cluster.events[-1].time if cluster.events else 0.0)
+        _render_events(seen, now, out)
+        return 0
     if cluster is None:
         state = cluster_state(simulation.cluster, simulation.now)
     else:
@@ -178,6 +189,25 @@ def _run_simulate(args: argparse.Namespace, out: TextIO) -> int:
         json.dump({**state, "events": events}, out, indent=2, ensure_ascii=False)
         out.write("\n")
     return 0
+
+
+def _render_events(seen: list[tuple[Event, Occurrence]], now: float, out: TextIO) -> None:
+    """`kubectl events -A` at the run's end (or the event asked for): repeats on one row."""
+    rows = event_rows(seen)
+    if not rows:
+        out.write("No events found.\n")
+        return
+    table = [["NAMESPACE", "LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]]
+    for row in rows:
+        kind, _, rest = row.last.object.partition("/")
+        namespace, _, name = rest.rpartition("/")
+        table.append(
+            [namespace, last_seen(row, now), row.last.type, row.last.reason, f"{kind}/{name}", row.message.strip()]
+        )
+    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]) - 1)]
+    for line in table:
+        cells = [cell.ljust(widths[i]) for i, cell in enumerate(line[:-1])]
+        out.write("   ".join([*cells, line[-1]]).rstrip() + "\n")
 
 
 def _cluster_at_event(simulation: "Simulation", seq: int, until: float | None) -> "Cluster":
@@ -245,7 +275,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="stop right after event N (the events' seq) and report the cluster as it was then",
     )
-    simulate_cmd.add_argument("-o", "--output", choices=["json", "jsonl"], default="json")
+    simulate_cmd.add_argument(
+        "-o",
+        "--output",
+        choices=["json", "jsonl", "events"],
+        default="json",
+        help="json: the state and every raw event; jsonl: one line per event as it happens; "
+        "events: the events at the end as `kubectl events -A` lists them",
+    )
     simulate_cmd.set_defaults(run=_run_simulate)
 
     bench_cmd = commands.add_parser("bench", help="scheduling throughput on scheduler_perf-like workloads")

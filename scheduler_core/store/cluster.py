@@ -298,6 +298,7 @@ class Cluster:
             object=object_ref(kind, obj.metadata.namespace, obj.metadata.name),
             message=message,
             source=source,
+            uid=obj.metadata.uid,
         )
         self.events.append(event)
         if self.journal is not None:

@@ -16,6 +16,9 @@ class Event:
     object: str  # "Pod/default/web-0", "Node/worker1", "Deployment/default/web"
     message: str
     source: str = ""  # the component that reports it: default-scheduler, kubelet, replicaset-controller...
+    # The object's UID: tells apart two objects of the same name one after the other (a StatefulSet
+    # pod recreated), as counting repeats needs (store/event_correlation.py). Not printed.
+    uid: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {

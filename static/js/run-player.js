@@ -5,6 +5,7 @@
 
 import { expandFrame } from "./change-deltas.js";
 import { showChildren as showChips } from "./dom-lists.js";
+import { groupedRows, lastSeen, rowMessage } from "./event-rows.js";
 import { explainVerdicts } from "./explain-verdicts.js";
 import { holdsResources } from "./node-usage.js";
 import { hueClass } from "./owner-hue.js";
@@ -55,7 +56,8 @@ function account(pod, sign) {
 }
 
 function startRun(id, at = null) {
-  run = { id, events: [], status: "queued", error: "", shown: new Map() };
+  // seqTimes: each event's time by its seq, for the first time of a row of repeats.
+  run = { id, events: [], status: "queued", error: "", shown: new Map(), seqTimes: new Map() };
   position = 0;
   clearState();
   touched = everythingChanged();
@@ -76,7 +78,10 @@ function receive(events) {
   // the last we hold (a live batch can overtake a resume) — nothing lost, nothing doubled.
   for (const event of events) {
     const last = run.events.at(-1)?.seq ?? 0;
-    if (event.seq === last + 1) run.events.push(expandFrame(event, run.shown));
+    if (event.seq === last + 1) {
+      run.events.push(expandFrame(event, run.shown));
+      if (event.event) run.seqTimes.set(event.event.seq, event.event.time);
+    }
     else if (event.seq > last + 1 && gapAsked !== last) {
       gapAsked = last;
       send({ type: "resume", run: run.id, after: last });
@@ -319,18 +324,52 @@ let logTimer = null;
 function logRow(index, event) {
   let row = logRows.get(index);
   if (row) return row;
-  row = document.createElement("tr");
+  row = tableRow(index, event, [`${event.time.toFixed(1)}s`, event.type, event.reason, shownObject(event), event.message]);
+  if ((event.count ?? 1) > 1) {
+    // A repeat: `kubectl events` counts it on the row of the first (and here is how many so far).
+    const tag = document.createElement("span");
+    tag.className = "repeat";
+    tag.textContent = ` x${event.count}`;
+    tag.title = `repeat ${event.count} of event ${event.firstSeq}: kubectl events shows them on one row`;
+    row.firstChild.append(tag);
+  }
+  logRows.set(index, row);
+  return row;
+}
+
+function shownObject(event) {
+  return event.object.replace(/^Pod\//, "pod/");
+}
+
+function tableRow(index, event, values) {
+  const row = document.createElement("tr");
   row.setAttribute("role", "row");
   row.dataset.frame = String(index);
   if (event.type === "Warning") row.className = "warning";
-  for (const value of [`${event.time.toFixed(1)}s`, event.type, event.reason, event.object.replace(/^Pod\//, "pod/"), event.message]) {
+  for (const value of values) {
     const cell = document.createElement("td");
     cell.setAttribute("role", "cell");
     cell.textContent = value;
     row.append(cell);
   }
-  logRows.set(index, row);
   return row;
+}
+
+// "As kubectl events": one row per repeated event, LAST SEEN as an age at the player's time.
+const GROUPED_KEY = "ksp.eventLog.grouped";
+function grouped() {
+  return control("grouped")?.checked ?? false;
+}
+
+function groupedLogRows(limit, filter) {
+  const now = currentTime();
+  const keep = filter
+    ? (event) => `${event.reason} ${event.object} ${rowMessage(event)}`.toLowerCase().includes(filter)
+    : null;
+  const timeOfSeq = (seq) => run.seqTimes.get(seq);
+  return groupedRows(run.events, position, { limit, keep, timeOfSeq }).map((row) =>
+    tableRow(row.index, row.last, [lastSeen(row, now), row.last.type, row.last.reason, shownObject(row.last), rowMessage(row.last)]),
+  );
 }
 
 function renderLog() {
@@ -341,7 +380,12 @@ function renderLog() {
   const fast = playing && playbackSpeed() > 5;
   const limit = fast ? FAST_LOG_ROWS : LOG_ROWS;
   const filter = (control("filter")?.value ?? "").toLowerCase();
-  if (logShown.run !== run || logShown.filter !== filter || logShown.body !== body) logRows.clear();
+  const asKubectl = grouped();
+  const table = body.closest("table");
+  table?.classList.toggle("grouped", asKubectl); // a wider first column: "5s (x3 over 2m)"
+  const when = table?.querySelector("[data-log-when]");
+  if (when) when.textContent = asKubectl ? "LAST SEEN" : "TIME";
+  if (logShown.run !== run || logShown.filter !== filter || logShown.body !== body || logShown.asKubectl !== asKubectl) logRows.clear();
   else if (logShown.position === position && logShown.length === body.children.length && logShown.limit === limit) return;
   else if (fast && logShown.limit === limit && performance.now() - logShown.at < FAST_LOG_EVERY_MS) {
     // Drawn a moment later, should no frame come meanwhile (the player waiting for a live run's events).
@@ -350,14 +394,14 @@ function renderLog() {
   }
   clearTimeout(logTimer);
   logTimer = null;
-  const rows = [];
-  for (let index = position - 1; index >= 0 && rows.length < limit; index--) {
+  const rows = asKubectl ? groupedLogRows(limit, filter) : [];
+  for (let index = position - 1; !asKubectl && index >= 0 && rows.length < limit; index--) {
     const event = run.events[index].event;
     if (!event) continue;
     if (filter && !`${event.reason} ${event.object} ${event.message}`.toLowerCase().includes(filter)) continue;
     rows.push(logRow(index, event));
   }
-  rows.reverse();
+  if (!asKubectl) rows.reverse();
   if (logRows.size > 4 * LOG_ROWS) {
     const keep = new Set(rows);
     for (const [index, row] of logRows) if (!keep.has(row)) logRows.delete(index);
@@ -366,7 +410,7 @@ function renderLog() {
   const last = rows.at(-1);
   if (last && Number(last.dataset.frame) === position - 1) last.classList.add("current");
   showChips(body, rows);
-  logShown = { run, position, filter, body, length: rows.length, limit, at: performance.now() };
+  logShown = { run, position, filter, body, asKubectl, length: rows.length, limit, at: performance.now() };
   // No scrolling here: the log box is a reversed flex column, so it stays at its newest row by
   // itself (reading its height here would force a layout of the whole page on every frame).
 }
@@ -542,6 +586,12 @@ document.addEventListener("input", (event) => {
   if (event.target.matches?.('#run-panel [data-player="filter"]')) renderLog();
 });
 
+document.addEventListener("change", (event) => {
+  if (!event.target.matches?.('#run-panel [data-player="grouped"]')) return;
+  localStorage.setItem(GROUPED_KEY, String(event.target.checked));
+  if (run) renderLog();
+});
+
 function adoptPanel() {
   const id = Number(panel()?.dataset.runId);
   if (id && (!run || run.id !== id)) {
@@ -551,6 +601,8 @@ function adoptPanel() {
     startRun(id, startAt !== undefined ? 0 : at);
     if (startAt !== undefined) pendingTime = Number(startAt);
   }
+  const groupedBox = control("grouped");
+  if (groupedBox) groupedBox.checked = localStorage.getItem(GROUPED_KEY) === "true";
   const board = document.getElementById("board");
   const version = panel()?.querySelector('[data-act="version"]');
   if (board && version) version.value = board.dataset.version;

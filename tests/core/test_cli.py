@@ -1,5 +1,6 @@
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -182,3 +183,46 @@ def test_a_plugin_argument_refused_when_the_scheduler_is_built_names_the_file_an
     status, _, err = run("explain", "-f", cluster, "--pod", "shop/big", "--config", str(config))
     assert status == EXIT_BAD_INPUT
     assert err.startswith(f"error: {config}:8: KubeSchedulerConfiguration pluginConfig[NodeResourcesFit]")
+
+
+def test_simulate_keeps_every_raw_event_and_says_which_row_it_counts_on():
+    """Issue #16, item 6: the JSON keeps each event as recorded; an event that repeats one before
+    it carries the row's count and the seq of the row's first event."""
+    status, out, _ = run(
+        "simulate", "-f", str(DATA / "preemption_nominated_while_victims_terminate.yaml"), "--until", "2m"
+    )
+    assert status == 0
+    failed = [
+        e for e in json.loads(out)["events"] if e["reason"] == "FailedScheduling" and e["object"].endswith("/urgent")
+    ]
+    first, *repeats = failed
+    assert "count" not in first and "firstSeq" not in first
+    assert [(e["count"], e["firstSeq"]) for e in repeats] == [(2, first["seq"]), (3, first["seq"])]
+    # The series keeps its first note; each raw event keeps its own.
+    assert repeats[0]["message"].endswith("not eligible due to a terminating pod on the nominated node.")
+    assert repeats[0]["shownMessage"] == first["message"] == "0/1 nodes are available: 1 Insufficient cpu."
+
+
+def test_simulate_lists_the_events_as_kubectl_events_does():
+    status, out, _ = run(
+        "simulate",
+        "-f",
+        str(DATA / "preemption_nominated_while_victims_terminate.yaml"),
+        "--until",
+        "2m",
+        "-o",
+        "events",
+    )
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["NAMESPACE", "LAST", "SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]
+    rows = [re.split(r"\s{2,}", line.rstrip()) for line in lines[1:]]
+    assert [
+        "default",
+        "5s (x3 over 35s)",
+        "Warning",
+        "FailedScheduling",
+        "Pod/urgent",
+        "0/1 nodes are available: 1 Insufficient cpu.",
+    ] in rows
+    assert sum("FailedScheduling" in line for line in lines) == 2  # one row for each pod

@@ -11,6 +11,7 @@ from playground import run_replay, run_simulations, run_state_builder, run_state
 from playground.models import Run
 from playground.runs import execute
 from playground.scenarios import create_scenario, snapshot
+from scheduler_core.store.event_correlation import recorded
 from tests.web.stored_events import events_with_reason
 
 pytestmark = pytest.mark.django_db
@@ -89,4 +90,4 @@ def test_a_replay_within_its_budget_stops_at_the_runs_own_event():
     stored = run.events.get(seq=40).payload["event"]
     replayed = run_replay.replay(run, 40)
     assert replayed.simulation.options.max_cpu_seconds == run_simulations.MAX_REPLAY_CPU_SECONDS
-    assert replayed.cluster.events[-1].as_dict() == stored  # the same events, up to it and none after
+    assert replayed.cluster.events[-1].as_dict() == recorded(stored)  # the same events, up to it and none after
