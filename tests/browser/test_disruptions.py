@@ -87,15 +87,24 @@ def test_preemption_victims_are_marked_and_the_explain_panel_says_why(page: Page
     board = node_card(page, "node-1")
     expect(board.locator(".pod", has_text="low-1").locator(".preempted-badge")).to_have_text("preempted")
     expect(board.locator(".pod", has_text="low-2")).not_to_have_class(re.compile("preempted"))
-    for _ in range(2):
+    for _ in range(4):  # each victim: deleted (Killing), then its Preempted event
         step_forward(page)
     for name in ("low-1", "low-2", "low-3"):
         expect(board.locator(".pod", has_text=name)).to_have_class(re.compile("preempted"))
     expect(board.locator(".pod.preempted")).to_have_count(3)
     expect(board.locator(".pod", has_text="low-0").locator(".preempted-badge")).to_have_count(0)
 
+    # Nominated while its victims terminate, the pod preempts no one else: it waits for them.
     page.locator("[data-player='pending'] .pod", has_text="urgent").click()
     panel = page.locator("#explain")
+    waiting = panel.locator("[data-preemption] [data-terminating-victim]")
+    expect(waiting).to_have_count(3)
+    expect(panel.locator("[data-preemption-waiting]")).to_contain_text("Nominated to node-1")
+    panel.get_by_role("button", name="Close").click()
+
+    # At its FailedScheduling event, before any victim went, the dry run's choice and its victims.
+    page.locator("[data-player='log'] tr", has_text="FailedScheduling").filter(has_text="urgent").first.click()
+    page.locator("[data-player='pending'] .pod", has_text="urgent").click()
     preemption = panel.locator("[data-preemption]")
     expect(preemption).to_contain_text("Evicting 3 pods on node-1")
     expect(preemption.locator("[data-criterion]")).to_have_text("only candidate")
