@@ -76,6 +76,8 @@ def workload_frame(kind: str, obj: Any) -> dict[str, Any]:
     }
     if kind == "Deployment":
         frame["strategy"] = obj.spec.strategy_type
+        # status.conditions as kubectl describe lists them: type, status, reason, message.
+        frame["conditions"] = [[c.type, c.status, c.reason, c.message] for c in obj.status.conditions]
         if obj.spec.strategy_type == "RollingUpdate":
             frame["maxSurge"] = max_surge(obj)
             frame["maxUnavailable"] = max_unavailable(obj)

@@ -265,6 +265,24 @@ class Volume:
 
 
 @dataclass(frozen=True, slots=True)
+class Condition:
+    """A status condition of a workload (Deployment, Job, PodDisruptionBudget), as its controller
+    writes it. Times are simulated seconds."""
+
+    type: str
+    status: str  # "True", "False" or "Unknown"
+    reason: str = ""
+    message: str = ""
+    last_transition_time: float | None = None
+    last_update_time: float | None = None  # a Deployment's conditions only
+
+
+def condition_status(conditions: tuple[Condition, ...], condition_type: str) -> str | None:
+    """The status of the condition of that type ("True", "False", "Unknown"), None without one."""
+    return next((c.status for c in conditions if c.type == condition_type), None)
+
+
+@dataclass(frozen=True, slots=True)
 class PodCondition:
     """One of status.conditions that someone other than the kubelet writes (the scheduler's
     PodScheduled, DisruptionTarget); the kubelet's own (Initialized, Ready...) are read off the
@@ -397,6 +415,7 @@ class PodDisruptionBudgetStatus:
     desired_healthy: int = 0
     expected_pods: int = 0
     disrupted_pods: Mapping[str, float] = field(default_factory=dict)
+    conditions: tuple[Condition, ...] = ()  # DisruptionAllowed
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from scheduler_core.api.types import (
     EMPTY,
     NO_RESOURCES,
+    Condition,
     IntOrString,
     LabelSelector,
     NodeSelector,
@@ -56,6 +57,7 @@ class DeploymentStatus:
     ready_replicas: int = 0
     available_replicas: int = 0
     unavailable_replicas: int = 0
+    conditions: tuple[Condition, ...] = ()  # Available, Progressing, ReplicaFailure
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +209,7 @@ class JobStatus:
     failed: int = 0
     start_time: float | None = None
     completion_time: float | None = None
-    conditions: tuple[str, ...] = ()  # Complete, Failed, SuccessCriteriaMet, FailureTarget
+    conditions: tuple[Condition, ...] = ()  # Complete, Failed, SuccessCriteriaMet, FailureTarget, Suspended
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,7 @@ class Context(Protocol):
         label: str = "",
         idle: bool = False,
         woken_by_change: Callable[[], bool] | None = None,
+        needed: Callable[[], bool] | None = None,
     ) -> None: ...
 
 

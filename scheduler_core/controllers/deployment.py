@@ -172,7 +172,8 @@ class DeploymentController:
         return current if current is not None and current.metadata.uid == rs.metadata.uid else rs
 
     def conditions(self, d: Deployment | str) -> Conditions:
-        """status.conditions of a deployment (the object itself has no field for them)."""
+        """status.conditions of a deployment as the controller has them now (written with its
+        status: write_status, write)."""
         if isinstance(d, str):
             found: Deployment | None = self.ctx.cluster.get(Deployment, d)
             if found is None:
@@ -187,6 +188,10 @@ class DeploymentController:
         self._collisions[d.metadata.uid] = self.collision_count(d) + 1
 
     def write(self, d: Deployment) -> Deployment:
+        """Every write carries the conditions as they are now (set since the last write or not)."""
+        conditions = tuple(self.conditions(d).values())
+        if d.status.conditions != conditions:
+            d = replace(d, status=replace(d.status, conditions=conditions))
         stored: Deployment = self.ctx.cluster.update(d)
         return stored
 

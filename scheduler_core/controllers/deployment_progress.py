@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from scheduler_core.api.workloads import Deployment, DeploymentStatus, ReplicaSet
 from scheduler_core.controllers import deployment_util as util
-from scheduler_core.controllers.deployment_sync import calculate_status, refreshed, write_status
+from scheduler_core.controllers.deployment_sync import calculate_status, refreshed, with_conditions, write_status
 from scheduler_core.controllers.deployment_util import PROGRESSING, REPLICA_FAILURE, go_quote, new_condition
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def sync_rollout_status(
             util.set_condition(conditions, condition)
     # The ReplicaSet status here has no conditions to carry over as ReplicaFailure.
     conditions.pop(REPLICA_FAILURE, None)
-    if status == d.status and conditions == dc.conditions(d):
+    if with_conditions(status, conditions) == d.status and conditions == dc.conditions(d):
         requeue_stuck_deployment(dc, d, status)
         return
     write_status(dc, d, status, conditions)
@@ -76,9 +76,21 @@ def requeue_stuck_deployment(dc: "DeploymentController", d: Deployment, status: 
         return
     if util.deployment_complete(d, status) or current.reason == util.TIMED_OUT_REASON:
         return
-    after = current.last_update_time + d.spec.progress_deadline_seconds - dc.ctx.now
+    after = util.updated_at(current) + d.spec.progress_deadline_seconds - dc.ctx.now
     if after < 1.0:
         dc.requeue.rate_limited(d.metadata.key)
         return
-    # A second more against clock skew, as upstream; only a condition changes then, so the timer is idle.
-    dc.requeue.after(d.metadata.key, after + 1.0, idle=True)
+    # A second more against clock skew, as upstream. Idle, yet work left while the rollout is still
+    # stuck: the status will say Progressing=False, ProgressDeadlineExceeded, and a run goes on
+    # until it does; a rollout that completes meanwhile leaves nothing for it to do.
+    dc.requeue.after(d.metadata.key, after + 1.0, idle=True, needed=lambda: _still_stuck(dc, d))
+
+
+def _still_stuck(dc: "DeploymentController", d: Deployment) -> bool:
+    current: Deployment | None = dc.ctx.cluster.get(Deployment, d.metadata.key)
+    if current is None or current.metadata.uid != d.metadata.uid or current.spec.paused:
+        return False
+    condition = dc.conditions(current).get(PROGRESSING)
+    if condition is None or condition.reason in (util.NEW_RS_AVAILABLE_REASON, util.TIMED_OUT_REASON):
+        return False
+    return not util.deployment_complete(current, current.status)

@@ -290,9 +290,15 @@ def write_status(
     if current != conditions:
         current.clear()
         current.update(conditions)
+    status = with_conditions(status, conditions)
     if status != d.status:
         d = dc.write(replace(d, status=status))
     return d
+
+
+def with_conditions(status: DeploymentStatus, conditions: Conditions) -> DeploymentStatus:
+    """The status as written: status.conditions are the controller's, in their order."""
+    return replace(status, conditions=tuple(conditions.values()))
 
 
 def sync_deployment_status(

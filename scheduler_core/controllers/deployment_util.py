@@ -6,9 +6,9 @@ Pure functions: no store access, no events. Timestamps compare at the API's one-
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from scheduler_core.api.types import IntOrString, LabelSelector
+from scheduler_core.api.types import Condition, IntOrString, LabelSelector
 from scheduler_core.api.workloads import Deployment, DeploymentStatus, PodTemplateSpec, ReplicaSet
 from scheduler_core.controllers.pod_deletion import api_seconds
 
@@ -64,21 +64,16 @@ def go_quote(text: str) -> str:
 # ---------------------------------------------------------------------------- conditions
 
 
-@dataclass(frozen=True, slots=True)
-class Condition:
-    type: str
-    status: str  # True, False, Unknown
-    reason: str
-    message: str
-    last_update_time: float
-    last_transition_time: float
-
-
-Conditions = dict[str, Condition]
+Conditions = dict[str, Condition]  # by type, in the order status.conditions lists them
 
 
 def new_condition(kind: str, status: str, reason: str, message: str, now: float) -> Condition:
-    return Condition(kind, status, reason, message, now, now)
+    return Condition(kind, status, reason, message, last_transition_time=now, last_update_time=now)
+
+
+def updated_at(condition: Condition) -> float:
+    """lastUpdateTime: every condition the controller writes has one."""
+    return condition.last_update_time if condition.last_update_time is not None else 0.0
 
 
 def set_condition(conditions: Conditions, condition: Condition) -> None:
@@ -447,7 +442,7 @@ def deployment_timed_out(d: Deployment, conditions: Mapping[str, Condition], now
         return False
     if condition.reason == TIMED_OUT_REASON:
         return True
-    return condition.last_update_time + d.spec.progress_deadline_seconds < now
+    return updated_at(condition) + d.spec.progress_deadline_seconds < now
 
 
 def controller_uid_is(rs: ReplicaSet, uid: str) -> bool:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from scheduler_core.admission.resource_quota import KIND_RESOURCES
+from scheduler_core.api.conditions import SYNC_FAILED, with_disruption_allowed
 from scheduler_core.api.selectors import label_selector_matches
 from scheduler_core.api.types import (
     IntOrString,
@@ -198,7 +199,9 @@ class DisruptionController:
         except ExpectedCountError as error:
             events.append((CALCULATE_FAILED, CALCULATE_FAILED_MESSAGE.format(error), True))
             self._emit(pdb, events)
-            self._write(pdb, replace(pdb.status, disruptions_allowed=0))  # failSafe
+            # failSafe: nothing may be disrupted, and the condition says why.
+            failed = replace(pdb.status, disruptions_allowed=0)
+            self._write(pdb, with_disruption_allowed(failed, self.ctx.now, SYNC_FAILED, str(error)))
             return
         if expected.unmanaged:
             events.append((UNMANAGED_PODS, UNMANAGED_PODS_MESSAGE.format(selector_text(pdb.spec.selector)), True))
@@ -221,8 +224,9 @@ class DisruptionController:
             desired_healthy=expected.desired,
             expected_pods=expected.expected,
             disrupted_pods=disrupted,
+            conditions=pdb.status.conditions,
         )
-        self._write(pdb, status)
+        self._write(pdb, with_disruption_allowed(status, now))
         if recheck is not None:
             self._recheck(key, recheck)
 

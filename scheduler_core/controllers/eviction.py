@@ -11,6 +11,7 @@ pod in status.disruptedPods) before deleting; at zero the request fails with 429
 
 from dataclasses import dataclass, replace
 
+from scheduler_core.api.conditions import with_disruption_allowed
 from scheduler_core.api.pod_conditions import EVICTION_API_MESSAGE, EVICTION_BY_EVICTION_API
 from scheduler_core.api.selectors import label_selector_matches
 from scheduler_core.api.types import Pod, PodDisruptionBudget
@@ -102,5 +103,7 @@ def _check_and_decrement(ctx: Context, pdb: PodDisruptionBudget, pod: Pod) -> Ev
     disrupted = dict(status.disrupted_pods)
     disrupted[pod.name] = ctx.now
     new_status = replace(status, disruptions_allowed=status.disruptions_allowed - 1, disrupted_pods=disrupted)
+    if new_status.disruptions_allowed == 0:  # the last one spent: DisruptionAllowed turns False
+        new_status = with_disruption_allowed(new_status, ctx.now)
     ctx.cluster.update(replace(pdb, status=new_status))
     return None

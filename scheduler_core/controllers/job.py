@@ -17,14 +17,14 @@ Finished pods stay (Succeeded or Failed) until their Job is deleted, by a user, 
 history limit or ttlSecondsAfterFinished; the pods then go with it.
 
 The simulated API has no finalizers: which finished pods are already in .status is kept here
-instead (the job-tracking finalizer's role), and so is the reason of a FailureTarget condition.
+instead (the job-tracking finalizer's role).
 """
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from scheduler_core.api.pod_conditions import TERMINAL_PHASES
-from scheduler_core.api.types import Pod
+from scheduler_core.api.types import Condition, Pod
 from scheduler_core.api.workloads import Job, JobStatus
 from scheduler_core.controllers.base import Context, is_active, record
 from scheduler_core.controllers.controller_kit import (
@@ -73,6 +73,8 @@ SUSPENDED_REASON = "Suspended"
 SUSPENDED_MESSAGE = "Job suspended"
 RESUMED_REASON = "Resumed"
 RESUMED_MESSAGE = "Job resumed"
+JOB_SUSPENDED_REASON = "JobSuspended"  # the Suspended condition's reasons
+JOB_RESUMED_REASON = "JobResumed"
 
 SYNC_JOB_BATCH_PERIOD = 1.0  # syncJobBatchPeriod
 DEFAULT_POD_FAILURE_BACKOFF = 10.0  # DefaultJobPodFailureBackOff
@@ -81,7 +83,7 @@ MAX_POD_CREATE_DELETE_PER_SYNC = 500
 _EPSILON = 1e-9
 
 # A finished condition in the making: (type, reason, message).
-Condition = tuple[str, str, str]
+Finishing = tuple[str, str, str]
 
 
 @dataclass(slots=True)
@@ -90,19 +92,39 @@ class _JobState:
     succeeded_indexes: set[int] = field(default_factory=set)  # .status.completedIndexes
     failures_after_last_success: int = 0  # the pod failure backoff record
     last_failure_time: float | None = None
-    failure_target: tuple[str, str] | None = None  # reason and message of the FailureTarget condition
     finished_at: float | None = None  # lastTransitionTime of Complete or Failed
 
 
 def is_finished(job: Job) -> bool:
-    return COMPLETE in job.status.conditions or FAILED in job.status.conditions
+    """IsJobFinished: Complete or Failed is True."""
+    return finished_condition_type(job) is not None
 
 
 def finished_condition_type(job: Job) -> str | None:
     for condition in job.status.conditions:
-        if condition in (COMPLETE, FAILED):
-            return condition
+        if condition.type in (COMPLETE, FAILED) and condition.status == "True":
+            return condition.type
     return None
+
+
+def _true(conditions: list[Condition], condition_type: str) -> Condition | None:
+    return next((c for c in conditions if c.type == condition_type and c.status == "True"), None)
+
+
+def _ensure(conditions: list[Condition], kind: str, status: str, reason: str, message: str, now: float) -> bool:
+    """ensureJobConditionStatus: a new status, reason or message replaces the condition (its times
+    now); a condition that does not exist is added unless it would be False. Whether it changed."""
+    new = Condition(kind, status, reason, message, now)
+    for index, old in enumerate(conditions):
+        if old.type == kind:
+            if (old.status, old.reason, old.message) == (status, reason, message):
+                return False
+            conditions[index] = new
+            return True
+    if status == "False":
+        return False
+    conditions.append(new)
+    return True
 
 
 def completion_index(pod: Pod) -> int | None:
@@ -311,11 +333,11 @@ class JobController:
         backoff = self._new_backoff_record(state, new_succeeded, new_failed)
         conditions = list(job.status.conditions)
 
-        finished: Condition | None = None
-        if SUCCESS_CRITERIA_MET in conditions:
+        finished: Finishing | None = None
+        if _true(conditions, SUCCESS_CRITERIA_MET):
             finished = (SUCCESS_CRITERIA_MET, COMPLETIONS_REACHED_REASON, COMPLETIONS_REACHED_MESSAGE)
-        elif FAILURE_TARGET in conditions and state.failure_target is not None:
-            finished = (FAILED, *state.failure_target)
+        elif target := _true(conditions, FAILURE_TARGET):
+            finished = (FAILED, target.reason, target.message)
         elif failed > spec.backoff_limit:
             finished = (FAILURE_TARGET, BACKOFF_LIMIT_EXCEEDED_REASON, BACKOFF_LIMIT_EXCEEDED_MESSAGE)
         elif self._past_active_deadline(job, start_time):
@@ -348,12 +370,11 @@ class JobController:
             if complete:
                 finished = (SUCCESS_CRITERIA_MET, COMPLETIONS_REACHED_REASON, COMPLETIONS_REACHED_MESSAGE)
             elif manage_called:
-                if spec.suspend and SUSPENDED not in conditions:
-                    conditions.append(SUSPENDED)
-                    record(self.ctx, job, SUSPENDED_REASON, SUSPENDED_MESSAGE, source=SOURCE)
-                elif not spec.suspend and SUSPENDED in conditions:
-                    # Suspended turns False; the string conditions only list the true ones.
-                    conditions.remove(SUSPENDED)
+                if spec.suspend and not _true(conditions, SUSPENDED):
+                    if _ensure(conditions, SUSPENDED, "True", JOB_SUSPENDED_REASON, SUSPENDED_MESSAGE, now):
+                        record(self.ctx, job, SUSPENDED_REASON, SUSPENDED_MESSAGE, source=SOURCE)
+                elif not spec.suspend and _true(conditions, SUSPENDED):
+                    _ensure(conditions, SUSPENDED, "False", JOB_RESUMED_REASON, RESUMED_MESSAGE, now)
                     record(self.ctx, job, RESUMED_REASON, RESUMED_MESSAGE, source=SOURCE)
                     start_time = now  # a resumed Job's deadline counts from now
 
@@ -381,20 +402,18 @@ class JobController:
         if indexed:
             state.succeeded_indexes = succeeded_indexes
             status_succeeded = len(succeeded_indexes)
+        # The interim condition first (FailureTarget, SuccessCriteriaMet), the final one once no pod
+        # is terminating any more, both with the same reason and message.
         if finished is not None and finished[0] == FAILURE_TARGET:
-            if FAILURE_TARGET not in conditions:
-                conditions.append(FAILURE_TARGET)
-            state.failure_target = (finished[1], finished[2])
+            _ensure(conditions, FAILURE_TARGET, "True", finished[1], finished[2], now)
             finished = (FAILED, finished[1], finished[2])
         if finished is not None and finished[0] == SUCCESS_CRITERIA_MET:
-            if SUCCESS_CRITERIA_MET not in conditions:
-                conditions.append(SUCCESS_CRITERIA_MET)
+            _ensure(conditions, SUCCESS_CRITERIA_MET, "True", finished[1], finished[2], now)
             finished = (COMPLETE, finished[1], finished[2])
         completion_time = job.status.completion_time
         job_finished = finished is not None and terminating == 0
         if job_finished and finished is not None:
-            if finished[0] not in conditions:
-                conditions.append(finished[0])
+            _ensure(conditions, finished[0], "True", finished[1], finished[2], now)
             if finished[0] == COMPLETE:
                 completion_time = now
         status = JobStatus(
@@ -415,7 +434,7 @@ class JobController:
             self._record_finished(job, finished)
         return manage_ok
 
-    def _record_finished(self, job: Job, finished: Condition) -> None:
+    def _record_finished(self, job: Job, finished: Finishing) -> None:
         if finished[0] == COMPLETE:
             completions = job.spec.completions
             if completions is not None and job.status.succeeded > completions:

@@ -66,7 +66,11 @@ class Requeue:
     def failures(self, key: str) -> int:
         return self._failures.get(key, 0)
 
-    def after(self, key: str, delay: float, *, idle: bool | None = None) -> None:
+    def after(
+        self, key: str, delay: float, *, idle: bool | None = None, needed: Callable[[], bool] | None = None
+    ) -> None:
+        """Marks the key dirty after `delay` (an earlier pending time for it wins). `idle`: see
+        Simulation.after; `needed` (with idle): work left while it says so and the time is still due."""
         at = self.ctx.now + max(delay, 0.0)
         due = self._due.get(key)
         if due is not None and due <= at:
@@ -85,7 +89,8 @@ class Requeue:
             still_due = (lambda: self._due.get(key) == at) if far else None
             self.ctx.after(delay, fire, label=f"{self._label} {key}", idle=far, woken_by_change=still_due)
         else:
-            self.ctx.after(delay, fire, label=f"{self._label} {key}", idle=idle)
+            still_needed = (lambda: self._due.get(key) == at and needed()) if needed is not None else None
+            self.ctx.after(delay, fire, label=f"{self._label} {key}", idle=idle, needed=still_needed)
 
     def drop(self, key: str) -> None:
         """The object is gone: its pending retries and failure count with it."""

@@ -53,6 +53,7 @@ class _Timer:
     # the store's version once the instant that armed it had settled; None for other timers.
     armed_version: int | None = field(compare=False, default=None)
     pending: Callable[[], bool] | None = field(compare=False, default=None)  # the retry still means to run
+    needed: Callable[[], bool] | None = field(compare=False, default=None)  # an idle timer still has work
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +140,7 @@ class Simulation:
         label: str = "",
         idle: bool = False,
         woken_by_change: Callable[[], bool] | None = None,
+        needed: Callable[[], bool] | None = None,
     ) -> None:
         """Calls `callback` after `delay` simulated seconds. The run goes on while a timer that is
         not idle is pending. An idle one (a periodic retry) fires only if the run goes on anyway,
@@ -146,7 +148,9 @@ class Simulation:
         backoff after a refused create) is work left to do once the store has changed after the
         instant that armed it, for as long as `woken_by_change()` says the retry still means to
         run (a retry superseded or dropped is not), so a run never ends with a retry pending that
-        would now succeed."""
+        would now succeed. An idle one `needed` is work left for as long as `needed()` says its
+        callback would still change something (a rollout's progress deadline, while the rollout is
+        stuck), and no longer once that has happened by other means."""
         timer = _Timer(self._now + max(delay, 0.0), next(self._sequence), callback, label, idle)
         heapq.heappush(self._timers, timer)
         if not idle:
@@ -154,6 +158,8 @@ class Simulation:
         elif woken_by_change is not None:
             timer.pending = woken_by_change
             self._arming.append(timer)
+        elif needed is not None:
+            timer.needed = needed
 
     def controller(self, name: str) -> Controller | None:
         return self._by_name.get(name)
@@ -319,8 +325,8 @@ class Simulation:
             self._pause()  # what the caller does with the instant is not the engine's time
             yield next_time
             self._resume()
-            if not self._busy_timers and not self._woken():
-                break  # no timers, or only idle ones with nothing new to retry
+            if not self._busy_timers and not self._woken() and not self._needed():
+                break  # no timers, or only idle ones with nothing new to retry and nothing needed
             timer = heapq.heappop(self._timers)
             if until is not None and timer.time > until:
                 heapq.heappush(self._timers, timer)
@@ -336,7 +342,7 @@ class Simulation:
         self._pause()
 
     def _next_time(self, until: float | None) -> float | None:
-        if not self._busy_timers and not self._woken():
+        if not self._busy_timers and not self._woken() and not self._needed():
             return None
         upcoming = self._timers[0].time
         return upcoming if until is None or upcoming <= until else None
@@ -358,6 +364,10 @@ class Simulation:
             and timer.pending()
             for timer in self._timers
         )
+
+    def _needed(self) -> bool:
+        """A pending idle timer whose callback would still do something."""
+        return any(timer.needed is not None and timer.needed() for timer in self._timers)
 
     def run_to_end(self, until: float | None = None) -> list[Event]:
         return list(self.run(until))

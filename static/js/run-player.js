@@ -446,9 +446,25 @@ function renderRollouts() {
     title.textContent = `Deployment ${deployment.name}: ${deployment.replicas} replicas${limits}`;
     const list = document.createElement("ul");
     list.append(...rows);
-    card.append(title, list);
+    card.append(title, conditionLine(deployment.conditions ?? []), list);
     return card;
   }));
+}
+
+// status.conditions of a Deployment: "Available: True · Progressing: False (ProgressDeadlineExceeded)",
+// each with its message as a tooltip; a False one stands out.
+function conditionLine(conditions) {
+  const line = document.createElement("p");
+  line.className = "conditions small";
+  line.dataset.conditions = "";
+  conditions.forEach(([type, status, reason, message], index) => {
+    const item = document.createElement("span");
+    item.className = status === "True" ? "condition" : "condition off";
+    item.textContent = `${type}: ${status}${reason ? ` (${reason})` : ""}`;
+    if (message) item.title = message;
+    line.append(...(index ? [" · ", item] : [item]));
+  });
+  return line;
 }
 
 // The scrubber's track marks what is worth finding: Warning events, the timeline's actions (an

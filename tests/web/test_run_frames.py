@@ -22,6 +22,7 @@ from scheduler_core.simulation.simulation import Simulation
 from scheduler_core.simulation.state import cluster_state
 from scheduler_core.store.cluster import Cluster
 from scheduler_core.store.event_correlation import recorded
+from tests.core.controllers.node_health_helpers import DATA
 
 pytestmark = pytest.mark.django_db
 
@@ -148,6 +149,23 @@ def test_changes_after_an_instants_last_event_get_a_frame_of_their_own_at_that_t
     assert after["event"] is None and after["time"] == started[-1]["time"]
     assert any(change["op"] == "pod" and change["phase"] == "Running" for change in after["changes"])
     assert "end" in frames[-1] and frames[-1]["event"] is None
+
+
+def test_a_deployments_frames_carry_its_conditions_up_to_a_missed_progress_deadline():
+    """Issue #16, item 7: the rollout view reads status.conditions off the Deployment's frames; a
+    rollout stuck on a pod that fits nowhere ends, 31 s on, with ProgressDeadlineExceeded."""
+    text = (DATA / "deploy_progress_deadline.yaml").read_text()
+    manifests = load_manifests(text, source="scenario")
+    frames = list(expand(run_frames.RunFrames(Simulation(manifests, seed=0))))
+    deployment = [c for f in frames for c in f["changes"] if c["op"] == "workload" and c["kind"] == "Deployment"]
+    assert ["Progressing", "True", "ReplicaSetUpdated"] in [c[:3] for c in deployment[-2]["conditions"]]
+    last = deployment[-1]["conditions"]
+    assert [condition[:3] for condition in last] == [
+        ["Available", "False", "MinimumReplicasUnavailable"],
+        ["Progressing", "False", "ProgressDeadlineExceeded"],
+    ]
+    assert last[1][3].endswith("has timed out progressing.")
+    assert frames[-1]["end"] == pytest.approx(31.005)
 
 
 def test_a_run_is_framed_the_same_every_time():

@@ -126,6 +126,58 @@ def test_a_deployment_runs_its_pods_through_a_replica_set_named_by_its_template_
     assert (conditions["Available"].status, conditions["Available"].reason) == ("True", "MinimumReplicasAvailable")
     assert conditions["Progressing"].reason == "NewReplicaSetAvailable"
     assert conditions["Progressing"].message == f'ReplicaSet "web-{hash_value}" has successfully progressed.'
+    # The stored object carries them (status.conditions), as the controller last wrote them.
+    assert d.status.conditions == tuple(conditions.values())
+    assert [(c.type, c.status, c.reason) for c in d.status.conditions] == [
+        ("Available", "True", "MinimumReplicasAvailable"),
+        ("Progressing", "True", "NewReplicaSetAvailable"),
+    ]
+
+
+STUCK = """
+apiVersion: v1
+kind: Node
+metadata: {name: worker1}
+status: {capacity: {cpu: "2", memory: 8Gi, pods: "110"}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  progressDeadlineSeconds: 30
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: app, image: nginx, resources: {requests: {cpu: "%s"}}}]
+"""
+
+
+def test_a_stuck_rollout_is_reported_once_its_progress_deadline_passes():
+    """progress.go: one pod of two cannot be placed; 30 s after the last progress (the first pod
+    available at 1 s) and a second against skew, Progressing turns False with
+    ProgressDeadlineExceeded. Nothing else happens meanwhile, yet the run goes on to write it."""
+    sim = simulate("deploy_progress_deadline.yaml")
+    d = sim.cluster.get(Deployment, "default/web")
+    (rs,) = replica_sets(sim)
+    progressing = next(c for c in d.status.conditions if c.type == "Progressing")
+    assert (progressing.status, progressing.reason, progressing.message) == (
+        "False",
+        "ProgressDeadlineExceeded",
+        f'ReplicaSet "{rs.metadata.name}" has timed out progressing.',
+    )
+    assert progressing.last_transition_time == pytest.approx(31.005)  # the requeue's 5 ms rate limit
+    available = next(c for c in d.status.conditions if c.type == "Available")
+    assert (available.status, available.reason) == ("False", "MinimumReplicasUnavailable")
+    assert sim.now == pytest.approx(31.005)
+
+
+def test_a_rollout_that_completes_leaves_its_deadline_nothing_to_do():
+    sim = simulate("", text=STUCK % "500m")
+    d = sim.cluster.get(Deployment, "default/web")
+    assert [c.reason for c in d.status.conditions] == ["MinimumReplicasAvailable", "NewReplicaSetAvailable"]
+    assert sim.now == 1.0  # the pods started at 1 s; the deadline's timer does not hold the run
 
 
 # ---------------------------------------------------------------------------- rolling update

@@ -1,8 +1,10 @@
 """The disruption controller: PodDisruptionBudget status from the pods and their controllers."""
 
+from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.types import LabelSelector, LabelSelectorRequirement, PodDisruptionBudget
 from scheduler_core.controllers.disruption import scaled, selector_text
-from tests.core.controllers.node_health_helpers import NODE, events, find, simulate
+from scheduler_core.simulation.simulation import Simulation
+from tests.core.controllers.node_health_helpers import DATA, NODE, events, find, simulate
 
 
 def deployment(name: str, replicas: int, probe: str = "") -> str:
@@ -113,6 +115,37 @@ spec:
         )
     ]
     assert status(sim)[3] == 0
+    assert allowed_condition(sim) == (
+        "False",
+        "SyncFailed",
+        "daemonsets.apps does not implement the scale subresource",
+        0.0,
+    )
+
+
+def allowed_condition(sim, name: str = "web-pdb") -> tuple:
+    (condition,) = sim.cluster.get(PodDisruptionBudget, f"default/{name}").status.conditions
+    assert condition.type == "DisruptionAllowed"
+    return condition.status, condition.reason, condition.message, condition.last_transition_time
+
+
+def test_disruption_allowed_follows_the_budget_and_the_evictions_that_spend_it():
+    """UpdateDisruptionAllowedCondition: True (SufficientPods) while a disruption is allowed,
+    False (InsufficientPods) once none is: not ready yet, then spent by the drain's eviction at
+    40 s, then True again when the replacement is ready."""
+    probe = ", readinessProbe: {initialDelaySeconds: 20}"
+    sim = simulate(scenario(deployment("web", 3, probe), budget("minAvailable: 2")), until=10)
+    assert allowed_condition(sim) == ("False", "InsufficientPods", "", 0.0)
+    sim = simulate(scenario(deployment("web", 3, probe), budget("minAvailable: 2")), until=30)
+    assert allowed_condition(sim) == ("True", "SufficientPods", "", 21.0)
+    drained = simulate("drain_pdb_waits.yaml")
+    first_eviction = find(drained, "Killing")[0]
+    at_eviction = Simulation(load_manifests((DATA / "drain_pdb_waits.yaml").read_text())).cluster_at_event(
+        first_eviction.seq
+    )
+    (spent,) = at_eviction.get(PodDisruptionBudget, "default/web-pdb").status.conditions
+    assert (spent.status, spent.reason, spent.last_transition_time) == ("False", "InsufficientPods", 40.0)
+    assert allowed_condition(drained)[:2] == ("True", "SufficientPods")
 
 
 def test_a_pod_two_budgets_select_gets_a_warning():

@@ -169,3 +169,25 @@ def test_a_retry_that_no_longer_means_to_run_is_not_woken():
     simulation.after(5.0, lambda: _label_node(simulation))
     simulation.run_to_end()
     assert fired == [] and simulation.now == 5.0
+
+
+def test_an_idle_timer_still_needed_keeps_the_run_going_until_it_is_not():
+    """`needed`: a deadline whose callback would still change something (a stuck rollout) is work
+    left; once something else has done it (the rollout completed), it is not."""
+    simulation = Simulation(load_manifests(NODE))
+    fired: list[float] = []
+    simulation.after(100.0, lambda: fired.append(simulation.now), idle=True, needed=lambda: True)
+    simulation.run_to_end()
+    assert fired == [100.0] and simulation.now == 100.0
+
+    simulation = Simulation(load_manifests(NODE))
+    done = False
+
+    def finish() -> None:
+        nonlocal done
+        done = True
+
+    simulation.after(100.0, lambda: fired.append(-simulation.now), idle=True, needed=lambda: not done)
+    simulation.after(5.0, finish)
+    simulation.run_to_end()
+    assert fired == [100.0] and simulation.now == 5.0

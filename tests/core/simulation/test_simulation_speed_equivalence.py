@@ -89,9 +89,12 @@ SCENARIO_DIGESTS = {
     "deploy_rolling_percent.yaml": ("463b685b5e8e", "c3d188599a8d841ddb92ea679d173347"),
     "deploy_rolling_surge1.yaml": ("1462bcd8fd76", "a3bf094796a53ace169451e71fbbb1f8"),
     "deploy_seed_blue_green.yaml": ("dafd4430c885", "e365dfe580ff98550f9d25c2cf2195ae"),
-    "deploy_seed_quota.yaml": ("cd14cb3de3a6", "83177cd096ada61e23cccc827890985d"),
+    # Re-recorded (issue #16, item 7): a rollout the quota keeps from creating pods now goes on to
+    # its progress deadline (ProgressDeadlineExceeded at 601 s) and the ReplicaSet's retries with it.
+    "deploy_seed_quota.yaml": ("cd14cb3de3a6", "3f28bbeda798c55ee34323aabc8756be"),
     "deploy_seed_rolling.yaml": ("2bbc2cbabfa5", "1e6f180af0939cc28605c0b230f02319"),
     "drain_cordon_then_drain.yaml": ("d1d1d1762e38", "a9c1a35442a063eae99b969ab87e22aa"),
+    "deploy_progress_deadline.yaml": ("6ea8047a6f75", "e27431ca6e62dac63fb2da43d78a7918"),
     "drain_pdb_waits.yaml": ("65e9d6522998", "dbfbdc754801347c50342b51dcc593f5"),
     "drain_pdb_waits_past_the_last_change.yaml": ("28c7145574fe", "b575522bd5e347d498df1ad5c2e40ce6"),
     "drain_timeout.yaml": ("eabe7208b8b9", "7c9e08f2daa870c42b4e06eb9d943bad"),
@@ -123,7 +126,9 @@ SCENARIO_DIGESTS = {
     "preemption_cluster.yaml": ("1dba3f802ae8", "b270c84ac037d9cb88e2e3133128c275"),
     "preemption_nominated_while_victims_terminate.yaml": ("12f6768f92b9", "7a8fe1964bd2c2952c65224d017a0b08"),
     "preemption_latest_start_time.yaml": ("16ecd76ce416", "11547a93423ac4df889865561fd18e52"),
-    "quota_deployment_failed_create.yaml": ("d1167d9ba9e2", "01867083f33f8a8d0256342e41eccc91"),
+    # Re-recorded (issue #16, item 7): a rollout the quota keeps from creating pods now goes on to
+    # its progress deadline (ProgressDeadlineExceeded at 601 s) and the ReplicaSet's retries with it.
+    "quota_deployment_failed_create.yaml": ("d1167d9ba9e2", "18b98290e2c7500091231ef4b5232514"),
     "quota_freed_wakes_a_retry.yaml": ("4380b2dc68a8", "05c141b98b4753d2d8d76d28486681bc"),
     "quota_limit_range_defaults.yaml": ("189a88d96d1c", "7182478ed1a2c1c2de012a0752cb4b36"),
     "quota_seed_limits.yaml": ("7d1e50c70597", "a4d75538c782f3d550a09fd2a99da1a0"),

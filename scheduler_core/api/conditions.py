@@ -1,0 +1,44 @@
+"""Workload status conditions as their controllers set them: apimeta.SetStatusCondition's rule
+(the transition time moves only when the status does), and a PodDisruptionBudget's
+DisruptionAllowed condition (pdbhelper.UpdateDisruptionAllowedCondition)."""
+
+from dataclasses import replace
+
+from scheduler_core.api.types import Condition, PodDisruptionBudgetStatus
+
+DISRUPTION_ALLOWED = "DisruptionAllowed"
+SUFFICIENT_PODS = "SufficientPods"
+INSUFFICIENT_PODS = "InsufficientPods"
+SYNC_FAILED = "SyncFailed"
+
+
+def set_condition(
+    conditions: tuple[Condition, ...], condition_type: str, status: str, reason: str, message: str, now: float
+) -> tuple[Condition, ...]:
+    """SetStatusCondition: the conditions with that one set in place (or added last); its
+    lastTransitionTime moves only when its status changes. The same tuple when nothing changes."""
+    for index, old in enumerate(conditions):
+        if old.type != condition_type:
+            continue
+        if (old.status, old.reason, old.message) == (status, reason, message):
+            return conditions
+        since = old.last_transition_time if old.status == status else now
+        new = Condition(condition_type, status, reason, message, since)
+        return (*conditions[:index], new, *conditions[index + 1 :])
+    return (*conditions, Condition(condition_type, status, reason, message, now))
+
+
+def with_disruption_allowed(
+    status: PodDisruptionBudgetStatus, now: float, reason: str = "", message: str = ""
+) -> PodDisruptionBudgetStatus:
+    """The status with DisruptionAllowed brought up to date with disruptionsAllowed: True
+    (SufficientPods) above zero, False (InsufficientPods) at zero, or False for `reason` (the
+    disruption controller's SyncFailed, with the error)."""
+    if reason:
+        truth = "False"
+    elif status.disruptions_allowed > 0:
+        truth, reason = "True", SUFFICIENT_PODS
+    else:
+        truth, reason = "False", INSUFFICIENT_PODS
+    conditions = set_condition(status.conditions, DISRUPTION_ALLOWED, truth, reason, message, now)
+    return status if conditions is status.conditions else replace(status, conditions=conditions)
