@@ -35,7 +35,8 @@ def explain_at(run: Run, pod_key: str, seq: int) -> Explanation:
     if kept is not None:
         return explain_kept(kept, pod_key, seq, run.seed)
     replayed = replay(run, seq)
-    return explain_in_cluster(replayed.cluster, pod_key, replayed.simulation.configuration, seed=run.seed)
+    configuration = replayed.simulation.configuration
+    return explain_in_cluster(replayed.cluster, pod_key, configuration, seed=run.seed, now=replayed.time)
 
 
 def explain_kept(kept: run_states.FinishedRun, pod_key: str, seq: int, seed: int) -> Explanation:
@@ -44,8 +45,8 @@ def explain_kept(kept: run_states.FinishedRun, pod_key: str, seq: int, seed: int
     (gc_pause.py), as before playground/heap.py: a full collection walks only what came since the
     last, and a pause left one young collection of everything the explanation made (0.13 s at
     5,000 / 50,000)."""
-    cluster, _time = kept.cluster_at(seq)
-    return explain_in_cluster(cluster, pod_key, kept.configuration, seed=seed, pod_infos=kept.pod_infos)
+    cluster, time = kept.cluster_at(seq)
+    return explain_in_cluster(cluster, pod_key, kept.configuration, seed=seed, pod_infos=kept.pod_infos, now=time)
 
 
 @dataclass(frozen=True, slots=True)

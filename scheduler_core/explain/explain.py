@@ -16,6 +16,7 @@ from scheduler_core.api.pod_conditions import TERMINAL_PHASES
 from scheduler_core.api.types import Namespace, Node, Pod, PodDisruptionBudget, PriorityClass
 from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim, StorageClass
 from scheduler_core.controllers.kubelet_admission import REJECTED
+from scheduler_core.explain.describe import PodDescription, describe_pod
 from scheduler_core.explain.inputs import SchedulingInputs, build_scheduler
 from scheduler_core.explain.preemption import PreemptionExplanation, explain_preemption
 from scheduler_core.explain.suggestions import Fix, suggest_fixes
@@ -119,6 +120,8 @@ class Explanation:
     # such as ("OutOfcpu", "Pod was rejected: Node didn't have enough resource: ..."). The
     # scheduler's verdicts above are then what it would decide for the pod, not why it failed.
     rejected: tuple[str, str] | None = None
+    # The pod as `kubectl describe pod` shows it at that moment (explain_in_cluster only).
+    described: PodDescription | None = None
 
     def as_dict(self) -> dict[str, Any]:
         result: dict[str, Any] = {"pod": self.pod, "selected": self.selected}
@@ -137,6 +140,8 @@ class Explanation:
         if self.scoring_skipped:
             result["note"] = "only one node fits: kube-scheduler skips scoring; the scores are shown for reference"
         result["earlierPods"] = self.earlier_pods
+        if self.described is not None:
+            result["describe"] = self.described.as_dict()
         return result
 
 
@@ -264,11 +269,13 @@ def explain_in_cluster(
     *,
     fixes: bool = True,
     pod_infos: PodInfoCache | None = None,
+    now: float | None = None,
 ) -> Explanation:
     """The same explanation for a pod of a running simulation, against the cluster as it is now:
     every other non-terminal pod stays where it is, the pod itself is evaluated as if unbound.
     Reads the cluster's objects only: it is never changed, not even by the suggested fixes.
-    `pod_infos`: PodInfos kept across explanations of the same objects (a kept run's)."""
+    `pod_infos`: PodInfos kept across explanations of the same objects (a kept run's). `now`: the
+    moment the description's ages count to (by default, the cluster's last event)."""
     inputs = inputs_in_cluster(cluster, pod_key, configuration, seed)
     scheduler, _ = build_scheduler(inputs, pod_infos=pod_infos)
     pod = inputs.pod
@@ -279,7 +286,13 @@ def explain_in_cluster(
     stored = cluster.get(Pod, pod_key)
     if stored is not None and stored.status.phase == "Failed" and stored.status.message.startswith(REJECTED):
         explanation.rejected = (stored.status.reason, stored.status.message)
+    if stored is not None:
+        explanation.described = describe_pod(cluster, stored, now if now is not None else _last_event_time(cluster))
     return explanation
+
+
+def _last_event_time(cluster: Cluster) -> float:
+    return cluster.events[-1].time if cluster.events else 0.0
 
 
 def _explain_pod(

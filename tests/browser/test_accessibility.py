@@ -68,6 +68,18 @@ def explanation_open(page: Page, server_url: str) -> None:
     expect(page.locator("#explain")).to_be_visible()
 
 
+def preemption_waiting_with_counted_events(page: Page, server_url: str) -> None:
+    """The log as kubectl events, and a preemptor's panel while its victims terminate (the
+    waiting victims, kubectl describe with its conditions and events)."""
+    open_gallery_copy(page, server_url, "Preemption: a high-priority pod makes room")
+    play_to_the_end(page)
+    page.get_by_label("Count repeats").check()
+    page.locator("[data-player='log'] tr", has_text="Preempted").last.click()
+    page.locator("[data-player='pending'] .pod", has_text="urgent").click()
+    expect(page.locator("#explain [data-preemption-waiting]")).to_be_visible()
+    expect(page.locator("#explain [data-describe]")).to_be_visible()
+
+
 def during_a_run(page: Page, server_url: str) -> None:
     open_gallery_copy(page, server_url, LONG_RUN)
     page.get_by_test_id("run").click()
@@ -157,6 +169,7 @@ PAGES: list = [
     pytest.param(scenario_as_viewer, id="scenario-viewer"),
     pytest.param(scenario_as_editor, id="scenario-editor"),
     pytest.param(explanation_open, id="scenario-explanation"),
+    pytest.param(preemption_waiting_with_counted_events, id="scenario-preemption-describe"),
     pytest.param(during_a_run, id="scenario-during-a-run"),
     pytest.param(compact_tiles_with_a_node_open, id="scenario-tiles-node-open"),
     pytest.param(dots_on_a_phone, id="scenario-dots-phone"),

@@ -158,3 +158,25 @@ def test_explaining_a_pod_its_kubelet_refused_says_why_it_failed(client):
     # Before the rejection it is not said.
     earlier = client.get(url, {"pod": "default/nginx-pinned", "seq": rejected.seq}).content.decode()
     assert 'data-testid="kubelet-rejected"' not in earlier
+
+
+def test_the_panel_ends_with_kubectl_describe_at_the_players_event(client):
+    """Issue #16, item 7: status, conditions and counted events, as `kubectl describe pod` prints
+    them at that moment: the victim terminating as a target of the preemption, the preemptor
+    nominated in its place."""
+    from django.urls import reverse
+
+    scenario, run = run_gallery_scenario("190-preemption.yaml")
+    url = reverse("explain-pod", args=[scenario.slug, run.pk])
+    preempted = events_with_reason(run, "Preempted")[-1]
+    victim = client.get(url, {"pod": "default/low-1", "seq": preempted.seq}).content.decode()
+    assert "kubectl describe pod low-1" in victim and "at t=10s" in victim
+    assert "Terminating (lasts 30s)" in victim
+    target = '<tr data-condition="DisruptionTarget"><td>DisruptionTarget</td><td class="">True</td>'
+    assert target + "<td>PreemptionByScheduler</td></tr>" in victim
+    urgent = client.get(url, {"pod": "default/urgent", "seq": preempted.seq}).content.decode()
+    assert "<dt>Nominated Node Name</dt><dd>node-1</dd>" in urgent
+    assert 'data-describe-event="FailedScheduling"' in urgent
+    last = run.events.order_by("-seq").first()
+    latecomer = client.get(url, {"pod": "default/latecomer", "seq": last.seq}).content.decode()
+    assert "<td>FailedScheduling</td><td>5s (x4 over 45s)</td><td>default-scheduler</td>" in latecomer

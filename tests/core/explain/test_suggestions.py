@@ -208,10 +208,11 @@ def test_the_table_lists_the_fixes_under_the_message():
 
 
 class _Patched:
-    """A cluster as seen through a fix: the explain_in_cluster reads (get, objects) only."""
+    """A cluster as seen through a fix: the explain_in_cluster reads (get, objects, events) only."""
 
     def __init__(self, cluster: Any, pod_key: str, fix: Fix) -> None:
         self.cluster, self.pod_key, self.fix = cluster, pod_key, fix
+        self.events = cluster.events
 
     def get(self, kind: type | str, key: str) -> Any:
         kind = kind if isinstance(kind, str) else kind_name(kind)
