@@ -292,6 +292,7 @@ class HorizontalPodAutoscalerStatus:
     desired_replicas: int = 0
     current_utilization: int | None = None
     last_scale_time: float | None = None
+    conditions: tuple[Condition, ...] = ()  # AbleToScale, ScalingActive, ScalingLimited
 
 
 @dataclass(frozen=True, slots=True)

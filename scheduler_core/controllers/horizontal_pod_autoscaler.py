@@ -50,7 +50,12 @@ later sync can rescale. Any change of an input (a set-utilization, a pod becomin
 makes the timer active again. So a scenario with an HPA ends by itself a few minutes after it
 settles; use --until to stop earlier.
 
-Not simulated: status conditions (AbleToScale, ScalingActive, ScalingLimited), Pods, Object,
+Status conditions as upstream sets them: AbleToScale (SucceededGetScale, FailedGetScale,
+ReadyForNewScale, ScaleUpStabilized, ScaleDownStabilized, SucceededRescale), ScalingActive
+(ValidMetricFound, FailedGetResourceMetric, ScalingDisabled) and ScalingLimited (the limiting
+reason, False when the count is within range).
+
+Not simulated: Pods, Object,
 External and ContainerResource metrics (the parser accepts only Resource metrics), selectors
 shared by several HPAs (AmbiguousSelector), and the difference between a `behavior: {}` and no
 behavior (the parsed spec cannot tell them apart: both run the no-behavior path).
@@ -61,12 +66,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from scheduler_core.api.conditions import set_condition
 from scheduler_core.api.errors import ActionError, QuantityError
 from scheduler_core.api.pod_conditions import is_pod_terminal, ready_changed_at
 from scheduler_core.api.quantity import value
 from scheduler_core.api.selectors import label_selector_matches
 from scheduler_core.api.timeline import Action
-from scheduler_core.api.types import CPU, ObjectMeta, Pod
+from scheduler_core.api.types import CPU, Condition, ObjectMeta, Pod
 from scheduler_core.api.workloads import (
     SCALE_TARGETS,
     Deployment,
@@ -146,10 +152,50 @@ LIMIT_SCALE_UP = "ScaleUpLimit"
 LIMIT_TOO_MANY = "TooManyReplicas"
 LIMIT_SCALE_DOWN = "ScaleDownLimit"
 LIMIT_TOO_FEW = "TooFewReplicas"
+LIMIT_MESSAGES = {
+    LIMIT_NONE: "the desired count is within the acceptable range",
+    LIMIT_SCALE_UP: "the desired replica count is increasing faster than the maximum scale rate",
+    LIMIT_TOO_MANY: "the desired replica count is more than the maximum replica count",
+    LIMIT_SCALE_DOWN: "the desired replica count is decreasing faster than the maximum scale rate",
+    LIMIT_TOO_FEW: "the desired replica count is less than the minimum replica count",
+}
+
+# Status conditions (horizontal.go's setCondition calls).
+ABLE_TO_SCALE = "AbleToScale"
+SCALING_ACTIVE = "ScalingActive"
+SCALING_LIMITED = "ScalingLimited"
+SUCCEEDED_GET_SCALE = ("SucceededGetScale", "the HPA controller was able to get the target's current scale")
+FAILED_GET_SCALE_MESSAGE = "the HPA controller was unable to get the target's current scale: {error}"
+SCALING_DISABLED = ("ScalingDisabled", "scaling is disabled since the replica count of the target is zero")
+VALID_METRIC_FOUND = ("ValidMetricFound", "the HPA was able to successfully calculate a replica count from {metric}")
+UNABLE_TO_COMPUTE_MESSAGE = "the HPA was unable to compute the replica count: {error}"
+READY_FOR_NEW_SCALE = ("ReadyForNewScale", "recommended size matches current size")
+SCALE_UP_STABILIZED = (
+    "ScaleUpStabilized",
+    "recent recommendations were lower than current one, applying the lowest recent recommendation",
+)
+SCALE_DOWN_STABILIZED = (
+    "ScaleDownStabilized",
+    "recent recommendations were higher than current one, applying the highest recent recommendation",
+)
+SUCCEEDED_RESCALE = ("SucceededRescale", "the HPA controller was able to update the target scale to {replicas}")
 
 
 class MetricError(Exception):
     """A metric that cannot give a replica count (upstream's errors, with their texts)."""
+
+
+class _Conditions:
+    """status.conditions as one reconcile sets them (setConditionInList: in place, the transition
+    time moved only when the status flips)."""
+
+    def __init__(self, conditions: tuple[Condition, ...], at: float) -> None:
+        self.now = conditions
+        self.at = at
+
+    def set(self, condition_type: str, value: bool, reason: str, message: str) -> None:
+        status = "True" if value else "False"
+        self.now = set_condition(self.now, condition_type, status, reason, message, self.at)
 
 
 # ---------------------------------------------------------------------------- replica calculator
@@ -609,17 +655,34 @@ def normalize(
     current: int,
     desired: int,
     now: float,
-) -> tuple[int, str]:
-    """normalizeDesiredReplicas / normalizeDesiredReplicasWithBehaviors: stabilize, then limit."""
+) -> tuple[int, str, int]:
+    """normalizeDesiredReplicas / normalizeDesiredReplicasWithBehaviors: stabilize, then limit.
+    Returns the count, the limiting reason and the stabilized recommendation."""
     behavior = effective_behavior(spec)
     if behavior is None:
         stabilized = stabilize_recommendation(history, desired, now)
-        return convert_with_rules(current, stabilized, spec.min_replicas, spec.max_replicas)
+        limited, reason = convert_with_rules(current, stabilized, spec.min_replicas, spec.max_replicas)
+        return limited, reason, stabilized
     up, down = behavior
     stabilized = stabilize_with_behavior(
         history, current, desired, up.stabilization_window_seconds or 0, down.stabilization_window_seconds or 0, now
     )
-    return convert_with_behavior_rate(history, current, stabilized, spec.min_replicas, spec.max_replicas, up, down, now)
+    limited, reason = convert_with_behavior_rate(
+        history, current, stabilized, spec.min_replicas, spec.max_replicas, up, down, now
+    )
+    return limited, reason, stabilized
+
+
+def stabilized_condition(
+    spec: HorizontalPodAutoscalerSpec, current: int, desired: int, stabilized: int
+) -> tuple[str, str]:
+    """AbleToScale's reason and message after the stabilization: ReadyForNewScale unless the window
+    changed the recommendation (which way it went, with a behavior; ScaleDownStabilized without)."""
+    if stabilized == desired:
+        return READY_FOR_NEW_SCALE
+    if effective_behavior(spec) is not None and desired >= current:
+        return SCALE_UP_STABILIZED
+    return SCALE_DOWN_STABILIZED
 
 
 def quiet_period(spec: HorizontalPodAutoscalerSpec) -> float:
@@ -820,12 +883,18 @@ class HorizontalPodAutoscalerController:
         target_class = SCALE_TARGETS.get(spec.target_kind)
         key = f"{namespace}/{spec.target_name}"
         target = self.ctx.cluster.get(target_class, key) if target_class is not None else None
+        now = self.ctx.now
+        conditions = _Conditions(hpa.status.conditions, now)
         if target is None:
             resource = _RESOURCE_NAMES.get(spec.target_kind, spec.target_kind.lower())
             message = ERROR_SCALE_NOT_FOUND.format(resource=resource, name=spec.target_name)
             record(self.ctx, hpa, REASON_FAILED_GET_SCALE, message, warning=True, source=NAME)
+            conditions.set(
+                ABLE_TO_SCALE, False, REASON_FAILED_GET_SCALE, FAILED_GET_SCALE_MESSAGE.format(error=message)
+            )
+            self._write_conditions(hpa, conditions.now)
             return
-        now = self.ctx.now
+        conditions.set(ABLE_TO_SCALE, True, *SUCCEEDED_GET_SCALE)
         current = int(target.spec.replicas)
         state.history.record_initial(current, now)
 
@@ -834,7 +903,8 @@ class HorizontalPodAutoscalerController:
         rescale = True
         utilization: int | None = None
         if current == 0 and spec.min_replicas != 0:
-            desired, rescale = 0, False  # ScalingDisabled: the target was scaled to zero by hand
+            desired, rescale = 0, False  # the target was scaled to zero by hand
+            conditions.set(SCALING_ACTIVE, False, *SCALING_DISABLED)
         elif current > spec.max_replicas:
             reason, desired = RESCALE_ABOVE_MAX, spec.max_replicas
         elif current < spec.min_replicas:
@@ -842,28 +912,37 @@ class HorizontalPodAutoscalerController:
         else:
             pods = self._pods_of(target, namespace)
             demand = self.ctx.workload_demand.get(workload_key(spec.target_kind, namespace, spec.target_name), 0.0)
-            proposal, metric_name, utilization, error = self._replicas_for_metrics(hpa, current, pods, demand)
+            proposal, metric_name, utilization, error = self._replicas_for_metrics(
+                hpa, current, pods, demand, conditions
+            )
             if error is not None and proposal == -1:
-                self._set_status(hpa, current, hpa.status.desired_replicas, utilization, rescaled=False)
+                self._set_status(hpa, current, hpa.status.desired_replicas, utilization, conditions, rescaled=False)
                 record(self.ctx, hpa, REASON_FAILED_COMPUTE_METRICS_REPLICAS, error, warning=True, source=NAME)
                 return
+            conditions.set(
+                SCALING_ACTIVE, True, VALID_METRIC_FOUND[0], VALID_METRIC_FOUND[1].format(metric=metric_name)
+            )
             desired = max(desired, proposal)
             if desired > current:
                 reason = RESCALE_ABOVE_TARGET.format(metric=metric_name)
             elif desired < current:
                 reason = RESCALE_BELOW_TARGET
-            desired, _ = normalize(state.history, spec, current, desired, now)
+            prenormalized = desired
+            desired, limiting, stabilized = normalize(state.history, spec, current, desired, now)
+            conditions.set(ABLE_TO_SCALE, True, *stabilized_condition(spec, current, prenormalized, stabilized))
+            conditions.set(SCALING_LIMITED, desired != stabilized, limiting, LIMIT_MESSAGES[limiting])
             rescale = desired != current
 
         if rescale:
             self.ctx.cluster.update(_scaled(target, desired))
+            conditions.set(ABLE_TO_SCALE, True, SUCCEEDED_RESCALE[0], SUCCEEDED_RESCALE[1].format(replicas=desired))
             message = MESSAGE_RESCALE.format(replicas=desired, reason=reason)
             record(self.ctx, hpa, REASON_SUCCESSFUL_RESCALE, message, source=NAME)
             store_scale_event(state.history, effective_behavior(spec), current, desired, now)
             state.last_input = now
         else:
             desired = current
-        self._set_status(hpa, current, desired, utilization, rescaled=rescale)
+        self._set_status(hpa, current, desired, utilization, conditions, rescaled=rescale)
 
     def _pods_of(self, target: Any, namespace: str) -> list[Pod]:
         selector = target.spec.selector
@@ -878,9 +957,15 @@ class HorizontalPodAutoscalerController:
         return {pod.name: changed for pod in pods if (changed := ready_changed_at(pod)) is not None}
 
     def _replicas_for_metrics(
-        self, hpa: HorizontalPodAutoscaler, current: int, pods: Sequence[Pod], demand: float
+        self,
+        hpa: HorizontalPodAutoscaler,
+        current: int,
+        pods: Sequence[Pod],
+        demand: float,
+        conditions: "_Conditions",
     ) -> tuple[int, str, int | None, str | None]:
-        """computeReplicasForMetrics: the highest proposal, or -1 and the error when it cannot scale."""
+        """computeReplicasForMetrics: the highest proposal, or -1 and the error when it cannot scale
+        (ScalingActive then says why, from the first invalid metric)."""
         replicas = 0
         metric_name = ""
         utilization: int | None = None
@@ -896,6 +981,7 @@ class HorizontalPodAutoscalerController:
                 record(self.ctx, hpa, REASON_FAILED_GET_RESOURCE_METRIC, message, warning=True, source=NAME)
                 if first_error is None:
                     first_error = ERROR_METRIC_VALUE.format(resource=metric.resource, error=message)
+                    unable = UNABLE_TO_COMPUTE_MESSAGE.format(error=message)
                 invalid += 1
                 continue
             if utilization is None and percent is not None:
@@ -906,6 +992,8 @@ class HorizontalPodAutoscalerController:
         if first_error is not None:
             failure = ERROR_INVALID_METRICS.format(invalid=invalid, total=len(hpa.spec.metrics), error=first_error)
         if invalid >= len(hpa.spec.metrics) or (invalid > 0 and replicas < current):
+            if first_error is not None:
+                conditions.set(SCALING_ACTIVE, False, REASON_FAILED_GET_RESOURCE_METRIC, unable)
             return -1, "", utilization, failure
         return replicas, metric_name, utilization, failure
 
@@ -933,7 +1021,14 @@ class HorizontalPodAutoscalerController:
         return replicas, METRIC_NAME_UTILIZATION.format(resource=metric.resource), percent
 
     def _set_status(
-        self, hpa: HorizontalPodAutoscaler, current: int, desired: int, utilization: int | None, *, rescaled: bool
+        self,
+        hpa: HorizontalPodAutoscaler,
+        current: int,
+        desired: int,
+        utilization: int | None,
+        conditions: "_Conditions",
+        *,
+        rescaled: bool,
     ) -> None:
         stored = self.ctx.cluster.get(HorizontalPodAutoscaler, hpa.metadata.key)
         if stored is None:
@@ -943,8 +1038,15 @@ class HorizontalPodAutoscalerController:
             desired_replicas=desired,
             current_utilization=utilization,
             last_scale_time=self.ctx.now if rescaled else stored.status.last_scale_time,
+            conditions=conditions.now,
         )
         self.ctx.cluster.update(replace(stored, status=status))
+
+    def _write_conditions(self, hpa: HorizontalPodAutoscaler, conditions: tuple[Condition, ...]) -> None:
+        """updateStatusIfNeeded after a failure that leaves the rest of the status as it was."""
+        stored = self.ctx.cluster.get(HorizontalPodAutoscaler, hpa.metadata.key)
+        if stored is not None and stored.status.conditions != conditions:
+            self.ctx.cluster.update(replace(stored, status=replace(stored.status, conditions=conditions)))
 
     # ------------------------------------------------------------------ the set-utilization op
 

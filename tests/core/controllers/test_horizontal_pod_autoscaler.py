@@ -224,7 +224,7 @@ def scale_steps(spec, current: int, desired: int, times: list[float]) -> list[in
     history.record_initial(current, 0.0)
     seen = []
     for now in times:
-        new, _ = hpa.normalize(history, spec, current, desired, now)
+        new, _, _ = hpa.normalize(history, spec, current, desired, now)
         if new != current:
             hpa.store_scale_event(history, hpa.effective_behavior(spec), current, new, now)
         current = new
@@ -368,6 +368,67 @@ def test_a_missing_scale_target_is_reported_every_sync():
     sim = run("", text=text, until=45)
     assert [(t, r, m) for t, r, m in hpa_events(sim)] == [
         (t, "FailedGetScale", 'deployments.apps "api" not found') for t in (15.0, 30.0, 45.0)
+    ]
+    assert conditions(sim) == [
+        (
+            "AbleToScale",
+            "False",
+            "FailedGetScale",
+            'the HPA controller was unable to get the target\'s current scale: deployments.apps "api" not found',
+            15.0,
+        )
+    ]
+
+
+def conditions(simulation: Simulation) -> list[tuple]:
+    status = simulation.cluster.get(HorizontalPodAutoscaler, HPA.removeprefix("HorizontalPodAutoscaler/")).status
+    return [(c.type, c.status, c.reason, c.message, c.last_transition_time) for c in status.conditions]
+
+
+VALID = (
+    "the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)"
+)
+
+
+def test_conditions_say_what_each_sync_found_as_kubectl_describe_hpa_shows_them():
+    """horizontal.go's setCondition calls: AbleToScale, ScalingActive, ScalingLimited, in that
+    order, each updated in place (its transition time only when its status flips)."""
+    first = run("hpa_scale_down.yaml", until=16)  # the pods not ready yet: no metric
+    assert [c[:3] for c in conditions(first)] == [
+        ("AbleToScale", "True", "SucceededGetScale"),
+        ("ScalingActive", "False", "FailedGetResourceMetric"),
+    ]
+    assert conditions(first)[1][3].startswith("the HPA was unable to compute the replica count: failed to get cpu")
+    stabilizing = run("hpa_scale_down.yaml", until=100)  # a lower recommendation held by the window
+    assert conditions(stabilizing) == [
+        (
+            "AbleToScale",
+            "True",
+            "ScaleDownStabilized",
+            "recent recommendations were higher than current one, applying the highest recent recommendation",
+            15.0,
+        ),
+        ("ScalingActive", "True", "ValidMetricFound", VALID, 30.0),
+        ("ScalingLimited", "False", "DesiredWithinRange", "the desired count is within the acceptable range", 30.0),
+    ]
+    settled = run("hpa_scale_down.yaml")
+    assert conditions(settled)[0][:3] == ("AbleToScale", "True", "ReadyForNewScale")
+    capped = run("hpa_max_replicas.yaml")
+    assert conditions(capped)[2] == (
+        "ScalingLimited",
+        "True",
+        "TooManyReplicas",
+        "the desired replica count is more than the maximum replica count",
+        30.0,
+    )
+
+
+def test_a_target_scaled_to_zero_disables_scaling():
+    text = (DATA / "hpa_scale_up.yaml").read_text().replace("replicas: 3", "replicas: 0", 1)
+    sim = run("", text=text, until=15)
+    assert [c[:3] for c in conditions(sim)] == [
+        ("AbleToScale", "True", "SucceededGetScale"),
+        ("ScalingActive", "False", "ScalingDisabled"),
     ]
 
 
