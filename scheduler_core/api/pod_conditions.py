@@ -69,7 +69,7 @@ SCHEDULER_ERROR = "SchedulerError"
 SCHEDULING_GATED = "SchedulingGated"
 SCHEDULING_GATED_MESSAGE = "Scheduling is blocked due to non-empty scheduling gates"
 PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler"
-PREEMPTION_MESSAGE = "DefaultPreemption: preempting to accommodate a higher priority pod"
+PREEMPTION_MESSAGE = "{scheduler}: preempting to accommodate a higher priority pod"  # the preemptor's scheduler
 EVICTION_BY_EVICTION_API = "EvictionByEvictionAPI"
 EVICTION_API_MESSAGE = "Eviction API: evicting"
 DELETION_BY_TAINT_MANAGER = "DeletionByTaintManager"
@@ -105,10 +105,11 @@ def is_disruption_target(pod: Pod, reason: str) -> bool:
 
 
 def conditions_of(pod: Pod) -> list[PodCondition]:
-    """status.conditions as the API server shows them, in the kubelet's order: the kubelet's own
-    (PodReadyToStartContainers, Initialized, Ready, ContainersReady) once it runs the pod, then
-    PodScheduled and DisruptionTarget as written. The kubelet writes PodScheduled=True for every
-    pod it runs, one given a nodeName too ("for pods created before 1.6")."""
+    """status.conditions as the API server shows them once the kubelet has synced the pod's status:
+    the conditions it does not own (DisruptionTarget) first, then its own in its order
+    (PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled). The kubelet
+    writes PodScheduled=True for every pod it runs, one given a nodeName too ("for pods created
+    before 1.6"). Before the kubelet runs it, the conditions as written."""
     written = {c.type: c for c in pod.status.conditions}
     if pod.status.start_time is None:
         if POD_SCHEDULED not in written and pod.spec.scheduling_gates and not pod.spec.node_name:
@@ -130,12 +131,13 @@ def conditions_of(pod: Pod) -> list[PodCondition]:
         since = ready_changed_at(pod) or started
         ready = PodCondition("Ready", "False", "ContainersNotReady", message, since)
     containers_ready = replace(ready, type="ContainersReady")
-    kubelet = [
+    # The kubelet's status sync (mergePodStatus) keeps the conditions it does not own first.
+    others = [c for c in pod.status.conditions if c.type != POD_SCHEDULED]
+    return [
+        *others,
         PodCondition("PodReadyToStartContainers", "False" if terminal else "True", last_transition_time=started),
         PodCondition("Initialized", "True", last_transition_time=started),
         ready,
         containers_ready,
         written.get(POD_SCHEDULED) or PodCondition(POD_SCHEDULED, "True", last_transition_time=started),
     ]
-    kubelet.extend(c for c in pod.status.conditions if c.type != POD_SCHEDULED)
-    return kubelet

@@ -478,15 +478,16 @@ class SchedulerController:
             for cleared in applied.cleared:
                 self._store_nomination(cleared)
             for victim, message in applied.events:
-                self._evict_victim(victim)
+                self._evict_victim(victim, pod)
                 record(self.ctx, victim, "Preempted", message, source=SOURCE)
         self.queue.add_unschedulable(info, self.ctx.now, result.diagnosis.unschedulable_plugins)
         self._arm_backoff_timer()
         self._arm_leftover_timer()
 
-    def _evict_victim(self, victim: Pod) -> None:
+    def _evict_victim(self, victim: Pod, preemptor: Pod) -> None:
         """PreemptPod: DisruptionTarget on the victim's status, then the API's graceful deletion."""
-        mark_disruption_target(self.ctx, victim, PREEMPTION_BY_SCHEDULER, PREEMPTION_MESSAGE)
+        message = PREEMPTION_MESSAGE.format(scheduler=preemptor.spec.scheduler_name)
+        mark_disruption_target(self.ctx, victim, PREEMPTION_BY_SCHEDULER, message)
         delete_pod(self.ctx, victim)
 
     def _write_failure(self, pod: Pod, message: str, rejected: bool, nominated_node: str | None) -> Pod | None:

@@ -5,7 +5,7 @@ kubectl lists them, with ages at that moment."""
 from dataclasses import dataclass, field
 from typing import Any
 
-from scheduler_core.api.pod_conditions import conditions_of
+from scheduler_core.api.pod_conditions import conditions_of, is_pod_terminal
 from scheduler_core.api.qos import qos_class
 from scheduler_core.api.types import Pod, PodCondition
 from scheduler_core.store.cluster import Cluster
@@ -31,8 +31,9 @@ class PodDescription:
     priority: int
     node: str  # "<none>" while unbound
     start_time: float | None
-    labels: dict[str, str]
-    status: str  # the phase, or "Terminating (lasts 25s)"
+    labels: list[tuple[str, str]]  # sorted by key, as kubectl prints them
+    status: str  # the phase, or "Terminating (lasts <invalid>)"
+    termination_grace_period: int | None  # while Terminating
     reason: str
     message: str
     controlled_by: str
@@ -49,8 +50,9 @@ class PodDescription:
             "priority": self.priority,
             "node": self.node,
             "startTime": self.start_time,
-            "labels": self.labels,
+            "labels": dict(self.labels),
             "status": self.status,
+            "terminationGracePeriod": self.termination_grace_period,
             "reason": self.reason,
             "message": self.message,
             "controlledBy": self.controlled_by,
@@ -70,18 +72,21 @@ def describe_pod(cluster: Cluster, pod: Pod, now: float) -> PodDescription:
     repeats are counted on their own, which is the whole run's count unless more than 4,096 other
     objects' events came between two of them (the reporters' caches, store/event_correlation.py)."""
     owner = pod.metadata.controller_ref()
-    status = pod.status.phase
-    if pod.metadata.deletion_timestamp is not None:
+    status, grace = pod.status.phase, None
+    if pod.metadata.deletion_timestamp is not None and not is_pod_terminal(pod):
+        # kubectl prints the time since the API's deletionTimestamp, the request plus the grace
+        # period: while the grace period runs that is in the future, and kubectl says <invalid>.
         grace = pod.metadata.deletion_grace_period_seconds or 0
-        status = f"Terminating (lasts {human_duration(pod.metadata.deletion_timestamp + grace - now)})"
+        status = f"Terminating (lasts {human_duration(now - (pod.metadata.deletion_timestamp + grace))})"
     return PodDescription(
         name=pod.name,
         namespace=pod.namespace,
         priority=pod.priority,
         node=pod.spec.node_name or "<none>",
         start_time=pod.status.start_time,
-        labels=dict(pod.labels),
+        labels=sorted(pod.labels.items()),
         status=status,
+        termination_grace_period=grace,
         reason=pod.status.reason,
         message=pod.status.message,
         controlled_by=f"{owner.kind}/{owner.name}" if owner else "",

@@ -12,10 +12,15 @@ Two libraries, as in v1.34:
   one object at once, then one every 5 minutes (a token bucket); the others are dropped, though
   the logger has counted them.
 - kube-scheduler records events.k8s.io/v1 Events (tools/events): an event isomorphic to one seen
-  before (same reporter, object, reason and related object; the note is not compared) becomes an
-  EventSeries of that first event: its count and lastObservedTime grow, its note stays the first.
-  A series ends once nothing joined it for 6 minutes (the library looks every 6 minutes; here it
-  is exactly 6 minutes after the last, so a replay is the same).
+  before (same reporter, action, reason, related object and `regarding` reference) becomes an
+  EventSeries of that first event: its count and lastObservedTime grow. The reference carries the
+  pod's resourceVersion, which the scheduler's own status patch moves exactly when its
+  FailedScheduling message changes (it skips the patch otherwise): so a new message starts a new
+  series, and the engine keys series by their note as well. A series ends once nothing joined it
+  for 6 minutes (the library looks every 6 minutes; here it is exactly 6 minutes after the last,
+  so a replay is the same). The count here is the library's own: the API server gets it at the
+  second event, then when the series ends or every 30 minutes, so a `kubectl events` read in
+  between shows x2 where this shows more.
 
 Intervals are compared as the engine compares its clock elsewhere: an event exactly 10 (or 6)
 minutes after the last is past the window, as upstream's clock, read a moment later, finds it.
@@ -153,7 +158,7 @@ class EventCorrelator:
         related = ""
         if event.reason == "Preempted" and (match := _PREEMPTOR.match(event.message)):
             related = match.group(1)
-        key = (event.source, event.object, event.uid, event.reason, related)
+        key = (event.source, event.object, event.uid, event.reason, related, event.message)
         row = self._series.get(key)
         if row is None or event.time - row.last_time >= SERIES_FINISH_SECONDS:
             row = self._series[key] = _Row(event.seq, 0, event.message, event.time)

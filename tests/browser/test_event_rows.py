@@ -32,7 +32,7 @@ def test_the_page_prints_ages_and_gathers_rows_as_the_engine_does(page: Page, se
     expected = [
         (row.last.seq, last_seen(row, now), row.message) for row in event_rows(correlate(simulation.cluster.events))
     ]
-    assert any("(x3 over" in shown for _, shown, _ in expected)
+    assert any("(x4 over" in shown for _, shown, _ in expected)
     page.goto(server_url + "/")
     ages, rows = page.evaluate(
         """async ([frames, ages, now]) => {
@@ -51,16 +51,19 @@ def test_the_switch_shows_repeats_on_one_row_at_the_players_time(page: Page, ser
     open_gallery_copy(page, server_url, "Preemption: a high-priority pod makes room")
     play_to_the_end(page)
     log = page.locator("[data-player='log']")
-    # Every event: the urgent pod's third FailedScheduling is a row of its own, tagged as a repeat.
-    expect(log.locator("tr", has_text="FailedScheduling").filter(has_text="pod/default/urgent")).to_have_count(3)
-    expect(log.locator(".repeat", has_text="x3").first).to_be_visible()
+    # Every event: the latecomer's fourth FailedScheduling is a row of its own, tagged as a repeat.
+    latecomer = log.locator("tr", has_text="FailedScheduling").filter(has_text="pod/default/latecomer")
+    expect(latecomer).to_have_count(4)
+    expect(latecomer.last.locator(".repeat")).to_have_text(" x4")
     page.get_by_label("Count repeats").check()
-    urgent = log.locator("tr", has_text="FailedScheduling").filter(has_text="pod/default/urgent")
-    expect(urgent).to_have_count(1)
-    expect(urgent.locator("td").first).to_have_text(re.compile(r"^\d+s \(x3 over \d+s\)$"))
+    expect(latecomer).to_have_count(1)
+    expect(latecomer.locator("td").first).to_have_text(re.compile(r"^\d+s \(x4 over \d+s\)$"))
     expect(page.locator("[data-log-when]")).to_have_text("LAST SEEN")
-    # The series keeps its first note, as kubectl shows it.
-    expect(urgent.locator("td").last).to_have_text("0/1 nodes are available: 1 Insufficient cpu.")
+    # A new message starts a new series: the urgent pod's first attempt, then its two waits.
+    urgent = log.locator("tr", has_text="FailedScheduling").filter(has_text="pod/default/urgent")
+    expect(urgent).to_have_count(2)
+    expect(urgent.first.locator("td").last).to_have_text("0/1 nodes are available: 1 Insufficient cpu.")
+    expect(urgent.last.locator("td").first).to_have_text(re.compile(r"^\d+s \(x2 over \d+s\)$"))
     # Remembered: the page opened again lists the events the same way.
     page.reload()
     expect(page.get_by_label("Count repeats")).to_be_checked()

@@ -188,19 +188,18 @@ def test_a_plugin_argument_refused_when_the_scheduler_is_built_names_the_file_an
 def test_simulate_keeps_every_raw_event_and_says_which_row_it_counts_on():
     """Issue #16, item 6: the JSON keeps each event as recorded; an event that repeats one before
     it carries the row's count and the seq of the row's first event."""
-    status, out, _ = run(
-        "simulate", "-f", str(DATA / "preemption_nominated_while_victims_terminate.yaml"), "--until", "2m"
-    )
+    scenario = str(DATA / "preemption_nominated_while_victims_terminate.yaml")
+    status, out, _ = run("simulate", "-f", scenario, "--until", "2m")
     assert status == 0
-    failed = [
-        e for e in json.loads(out)["events"] if e["reason"] == "FailedScheduling" and e["object"].endswith("/urgent")
-    ]
-    first, *repeats = failed
-    assert "count" not in first and "firstSeq" not in first
-    assert [(e["count"], e["firstSeq"]) for e in repeats] == [(2, first["seq"]), (3, first["seq"])]
-    # The series keeps its first note; each raw event keeps its own.
-    assert repeats[0]["message"].endswith("not eligible due to a terminating pod on the nominated node.")
-    assert repeats[0]["shownMessage"] == first["message"] == "0/1 nodes are available: 1 Insufficient cpu."
+    events = json.loads(out)["events"]
+    urgent = [e for e in events if e["reason"] == "FailedScheduling" and e["object"].endswith("/urgent")]
+    # At 10 s, preempting; at 40 s, twice "not eligible...": a new message starts a new series.
+    first, waiting, again = urgent
+    assert all("count" not in e and "firstSeq" not in e for e in (first, waiting))
+    assert (again["count"], again["firstSeq"]) == (2, waiting["seq"])
+    assert again["message"] == waiting["message"] and "shownMessage" not in again
+    latecomer = [e for e in events if e["reason"] == "FailedScheduling" and e["object"].endswith("/latecomer")]
+    assert [e.get("count", 1) for e in latecomer] == [1, 2, 3, 4]
 
 
 def test_simulate_lists_the_events_as_kubectl_events_does():
@@ -219,10 +218,15 @@ def test_simulate_lists_the_events_as_kubectl_events_does():
     rows = [re.split(r"\s{2,}", line.rstrip()) for line in lines[1:]]
     assert [
         "default",
-        "5s (x3 over 35s)",
+        "35s",
         "Warning",
         "FailedScheduling",
         "Pod/urgent",
         "0/1 nodes are available: 1 Insufficient cpu.",
     ] in rows
-    assert sum("FailedScheduling" in line for line in lines) == 2  # one row for each pod
+    waiting = "not eligible due to a terminating pod on the nominated node."
+    assert any(
+        row[1:5] == ["5s (x2 over 5s)", "Warning", "FailedScheduling", "Pod/urgent"] and row[5].endswith(waiting)
+        for row in rows
+    )
+    assert sum("FailedScheduling" in line for line in lines) == 3  # urgent's two messages, latecomer's one

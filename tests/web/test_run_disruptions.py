@@ -171,7 +171,8 @@ def test_the_panel_ends_with_kubectl_describe_at_the_players_event(client):
     preempted = events_with_reason(run, "Preempted")[-1]
     victim = client.get(url, {"pod": "default/low-1", "seq": preempted.seq}).content.decode()
     assert "kubectl describe pod low-1" in victim and "at t=10s" in victim
-    assert "Terminating (lasts 30s)" in victim
+    assert "Terminating (lasts &lt;invalid&gt;)" in victim  # kubectl's own words during the grace period
+    assert "<dt>Termination Grace Period</dt><dd>30s</dd>" in victim
     target = '<tr data-condition="DisruptionTarget"><td>DisruptionTarget</td><td class="">True</td>'
     assert target + "<td>PreemptionByScheduler</td></tr>" in victim
     urgent = client.get(url, {"pod": "default/urgent", "seq": preempted.seq}).content.decode()

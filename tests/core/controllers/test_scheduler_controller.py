@@ -54,7 +54,9 @@ def test_the_preemptor_is_nominated_before_its_victims_are_deleted():
     victim = pods["low-1"]
     assert victim.metadata.deletion_timestamp == 10.0
     target = condition_of(victim.status, DISRUPTION_TARGET)
-    assert target == PodCondition(DISRUPTION_TARGET, "True", PREEMPTION_BY_SCHEDULER, PREEMPTION_MESSAGE, 10.0)
+    message = "default-scheduler: preempting to accommodate a higher priority pod"  # the preemptor's scheduler
+    assert message == PREEMPTION_MESSAGE.format(scheduler="default-scheduler")
+    assert target == PodCondition(DISRUPTION_TARGET, "True", PREEMPTION_BY_SCHEDULER, message, 10.0)
     # An explanation there is what the scheduler would answer: its victims are still going.
     preemption = explain_in_cluster(cluster, "default/urgent", fixes=False).preemption
     assert preemption is not None

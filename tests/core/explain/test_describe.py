@@ -42,16 +42,20 @@ def test_a_pending_pod_says_why_with_its_repeated_events_on_one_row():
 def test_a_victim_terminating_and_the_pod_nominated_in_its_place():
     cluster, now = at_event("Killing", "Pod/default/low-1")
     victim = describe_pod(cluster, cluster.get(Pod, "default/low-1"), now)
-    assert victim.status == "Terminating (lasts 30s)"
+    # kubectl counts from the API's deletionTimestamp (the request plus the grace period), still
+    # ahead while the grace period runs: it prints <invalid>, as against a real cluster.
+    assert (victim.status, victim.termination_grace_period) == ("Terminating (lasts <invalid>)", 30)
     assert [c.type for c in victim.conditions] == [
+        "DisruptionTarget",
         "PodReadyToStartContainers",
         "Initialized",
         "Ready",
         "ContainersReady",
         "PodScheduled",
-        "DisruptionTarget",
     ]
-    assert victim.conditions[-1].reason == "PreemptionByScheduler"
+    assert victim.conditions[0].reason == "PreemptionByScheduler"
+    later = describe_pod(cluster, cluster.get(Pod, "default/low-1"), now + 45)
+    assert later.status == "Terminating (lasts 15s)"  # overdue by then, as kubectl would say
     assert [(e.reason, e.age, e.source) for e in victim.events] == [
         ("Pulled", "8s", "kubelet"),
         ("Created", "8s", "kubelet"),
@@ -61,6 +65,16 @@ def test_a_victim_terminating_and_the_pod_nominated_in_its_place():
     urgent = describe_pod(cluster, cluster.get(Pod, "default/urgent"), now)
     assert (urgent.nominated_node, urgent.priority) == ("node-1", 1000)
     assert [(e.reason, e.age) for e in urgent.events] == [("FailedScheduling", "0s")]
+
+
+def test_labels_are_listed_by_key_whatever_their_names():
+    run = Simulation(load_manifests(SCENARIO))
+    run.run_to_end(120)
+    pod = run.cluster.get(Pod, "default/low-0")
+    labelled = Pod(
+        pod.metadata.__class__(pod.name, pod.namespace, labels={"z": "1", "items": "2"}), pod.spec, pod.status
+    )
+    assert describe_pod(run.cluster, labelled, run.now).labels == [("items", "2"), ("z", "1")]
 
 
 def test_a_pod_recreated_under_the_same_name_describes_its_own_events_only():

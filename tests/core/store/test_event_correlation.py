@@ -110,16 +110,21 @@ def test_a_recreated_object_of_the_same_name_starts_new_rows():
     assert (occurrence.first_seq, occurrence.count) == (2, 1)
 
 
-def test_the_scheduler_counts_a_series_under_its_first_note():
-    """events.k8s.io/v1: an isomorphic event (same reporter, object, reason) joins the series of
-    the first, whatever its note; the series ends 6 minutes after its last event."""
+def test_the_scheduler_counts_a_series_until_its_message_changes():
+    """events.k8s.io/v1: an isomorphic event joins the series of the first; a new message comes
+    with a new resourceVersion of the pod (the scheduler patched PodScheduled), so a new series.
+    A series ends 6 minutes after its last event."""
+    cpu, memory = "0/3 nodes are available: 3 Insufficient cpu.", "0/3 nodes are available: 3 Insufficient memory."
     recorder = Recorder(interval=30, source="default-scheduler")
-    recorder.record("FailedScheduling", "0/3 nodes are available: 3 Insufficient cpu.", type_="Warning")
-    second = recorder.record("FailedScheduling", "0/3 nodes are available: 3 Insufficient memory.", type_="Warning")
-    assert (second.first_seq, second.count, second.message) == (1, 2, "0/3 nodes are available: 3 Insufficient cpu.")
+    recorder.record("FailedScheduling", cpu, type_="Warning")
+    second = recorder.record("FailedScheduling", cpu, type_="Warning")
+    assert (second.first_seq, second.count, second.message) == (1, 2, cpu)
+    other = recorder.record("FailedScheduling", memory, type_="Warning")
+    assert (other.first_seq, other.count, other.message) == (3, 1, memory)
+    assert recorder.record("FailedScheduling", memory, type_="Warning").count == 2
     recorder.interval = 360
-    later = recorder.record("FailedScheduling", "0/3 nodes are available: 3 Insufficient memory.", type_="Warning")
-    assert (later.first_seq, later.count, later.message) == (3, 1, "0/3 nodes are available: 3 Insufficient memory.")
+    later = recorder.record("FailedScheduling", memory, type_="Warning")
+    assert (later.first_seq, later.count) == (5, 1)
 
 
 def test_preempted_events_are_told_apart_by_their_preemptor():
@@ -135,7 +140,9 @@ def test_rows_by_last_seen_with_kubectls_interval():
             1, 0.0, "Warning", "FailedScheduling", "Pod/default/web", "0/1 nodes are available.", "default-scheduler"
         ),
         Event(2, 10.0, "Normal", "Pulled", "Pod/default/db", "pulled", "kubelet"),
-        Event(3, 150.0, "Warning", "FailedScheduling", "Pod/default/web", "other", "default-scheduler"),
+        Event(
+            3, 150.0, "Warning", "FailedScheduling", "Pod/default/web", "0/1 nodes are available.", "default-scheduler"
+        ),
     ]
     rows = event_rows(correlate(events))
     assert [(row.first.seq, row.last.seq, row.count, row.message) for row in rows] == [
@@ -193,5 +200,5 @@ def test_finished_series_leave_the_schedulers_cache():
     recorder.interval = 400
     recorder.record("FailedScheduling", "no", obj="Pod/default/late")
     assert list(recorder.correlator._series) == [
-        ("default-scheduler", "Pod/default/late", "u1", "FailedScheduling", "")
+        ("default-scheduler", "Pod/default/late", "u1", "FailedScheduling", "", "no")
     ]
