@@ -5,12 +5,19 @@ or raises AdmissionError with the API server's message.
 """
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from scheduler_core.admission import limit_ranger
 from scheduler_core.admission.default_toleration_seconds import admit_default_toleration_seconds
 from scheduler_core.admission.priority import admit_priority
 from scheduler_core.admission.resource_quota import KIND_RESOURCES, check_request
-from scheduler_core.api.types import Pod, PriorityClass
+from scheduler_core.api.pod_conditions import (
+    POD_SCHEDULED,
+    SCHEDULING_GATED,
+    SCHEDULING_GATED_MESSAGE,
+    condition_of,
+)
+from scheduler_core.api.types import Pod, PodCondition, PriorityClass
 from scheduler_core.api.workloads import LimitRange, ResourceQuota
 from scheduler_core.store.cluster import Cluster, StoredObject, type_name
 
@@ -33,6 +40,16 @@ def limit_ranger_admit(obj: StoredObject, cluster: Cluster) -> StoredObject:
 
 def default_toleration_seconds(obj: StoredObject, cluster: Cluster) -> StoredObject:
     return admit_default_toleration_seconds(obj) if isinstance(obj, Pod) else obj
+
+
+def scheduling_gated(obj: StoredObject, cluster: Cluster) -> StoredObject:
+    """Not a plugin either: the pod strategy's PrepareForCreate (applySchedulingGatedCondition). A
+    pod created with scheduling gates and no PodScheduled condition gets PodScheduled=False,
+    SchedulingGated (no transition time, as upstream writes it)."""
+    if not isinstance(obj, Pod) or not obj.spec.scheduling_gates or condition_of(obj.status, POD_SCHEDULED):
+        return obj
+    gated = PodCondition(POD_SCHEDULED, "False", SCHEDULING_GATED, SCHEDULING_GATED_MESSAGE)
+    return replace(obj, status=replace(obj.status, conditions=(*obj.status.conditions, gated)))
 
 
 def pod_validation(obj: StoredObject, cluster: Cluster) -> StoredObject:
@@ -69,6 +86,7 @@ def default_chain() -> list[Admission]:
         limit_ranger_admit,
         priority,
         default_toleration_seconds,
+        scheduling_gated,
         pod_validation,
         limit_ranger_validate,
         resource_quota,

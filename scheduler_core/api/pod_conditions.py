@@ -112,12 +112,6 @@ def conditions_of(pod: Pod) -> list[PodCondition]:
     before 1.6"). Before the kubelet runs it, the conditions as written."""
     written = {c.type: c for c in pod.status.conditions}
     if pod.status.start_time is None:
-        if POD_SCHEDULED not in written and pod.spec.scheduling_gates and not pod.spec.node_name:
-            # The API server writes it when a gated pod is created.
-            gated = PodCondition(
-                POD_SCHEDULED, "False", SCHEDULING_GATED, SCHEDULING_GATED_MESSAGE, pod.metadata.creation_timestamp
-            )
-            return [gated, *pod.status.conditions]
         return list(pod.status.conditions)
     started = pod.status.start_time
     terminal = is_pod_terminal(pod)

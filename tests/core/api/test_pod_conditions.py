@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from scheduler_core.admission.chain import scheduling_gated
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.pod_conditions import (
     DISRUPTION_TARGET,
@@ -123,12 +124,24 @@ def test_conditions_as_the_api_shows_them():
     ]
 
 
-def test_a_pending_pod_shows_only_what_the_scheduler_wrote_and_a_gated_one_says_it_is_gated():
+def test_a_pending_pod_shows_what_was_written_and_a_gated_one_is_created_saying_so():
+    """applySchedulingGatedCondition: the API server adds PodScheduled=False (SchedulingGated) to a
+    pod created with gates, unless it has a PodScheduled condition already; the scheduler takes it
+    from there once the gates are gone."""
     waiting = Pod(ObjectMeta("web", "default"), status=PodStatus())
     assert conditions_of(waiting) == []
-    gated = Pod(ObjectMeta("web", "default", creation_timestamp=4.0), PodSpec(scheduling_gates=("example.com/wait",)))
-    assert conditions_of(gated) == [
+    gated = Pod(ObjectMeta("web", "default"), PodSpec(scheduling_gates=("example.com/wait",)))
+    created = scheduling_gated(gated, None)  # the cluster is not read
+    assert conditions_of(created) == [
         PodCondition(
-            POD_SCHEDULED, "False", "SchedulingGated", "Scheduling is blocked due to non-empty scheduling gates", 4.0
+            POD_SCHEDULED, "False", "SchedulingGated", "Scheduling is blocked due to non-empty scheduling gates"
         )
+    ]
+    assert scheduling_gated(created, None) is created
+    assert scheduling_gated(waiting, None) is waiting
+    sim = Simulation(load_manifests((DATA / "scheduling_gates.yaml").read_text()))
+    sim.run_to_end(1)
+    stored = sim.cluster.get(Pod, "default/gated")
+    assert [(c.type, c.status, c.reason) for c in stored.status.conditions] == [
+        (POD_SCHEDULED, "False", "SchedulingGated")
     ]

@@ -130,6 +130,7 @@ SCENARIO_DIGESTS = {
     # its progress deadline (ProgressDeadlineExceeded at 601 s) and the ReplicaSet's retries with it.
     "quota_deployment_failed_create.yaml": ("d1167d9ba9e2", "18b98290e2c7500091231ef4b5232514"),
     "quota_freed_wakes_a_retry.yaml": ("4380b2dc68a8", "05c141b98b4753d2d8d76d28486681bc"),
+    "scheduling_gates.yaml": ("4e3e3a23e002", "4587e77a3fd908eeee11529efab75117"),
     "quota_limit_range_defaults.yaml": ("189a88d96d1c", "7182478ed1a2c1c2de012a0752cb4b36"),
     "quota_seed_limits.yaml": ("7d1e50c70597", "a4d75538c782f3d550a09fd2a99da1a0"),
     "seed_node_affinity.yaml": ("cd1d0d161e6d", "0364753ce642a4f506fd973d88a87f9d"),
