@@ -14,6 +14,7 @@ from typing import Any, NoReturn, TextIO
 from scheduler_core import bench
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import Manifest, load_manifests
+from scheduler_core.api.object_manifest import objects_manifests
 from scheduler_core.api.timeline import DurationError, parse_duration
 from scheduler_core.api.yaml_loader import MAX_YAML_BYTES
 from scheduler_core.explain.explain import Explanation, explain
@@ -179,16 +180,19 @@ def _run_simulate(args: argparse.Namespace, out: TextIO) -> int:
         now = simulation.now if cluster is None else (cluster.events[-1].time if cluster.events else 0.0)
         _render_events(seen, now, out)
         return 0
-    if cluster is None:
-        state = cluster_state(simulation.cluster, simulation.now)
-    else:
-        state = cluster_state(cluster, cluster.events[-1].time)
+    final = simulation.cluster if cluster is None else cluster
+    state = cluster_state(final, simulation.now if cluster is None else cluster.events[-1].time)
     if args.output == "jsonl":
         out.write(json.dumps({"state": state}, ensure_ascii=False) + "\n")
     else:
-        json.dump({**state, "events": events}, out, indent=2, ensure_ascii=False)
+        json.dump({**state, "events": events, "objects": _objects(final)}, out, indent=2, ensure_ascii=False)
         out.write("\n")
     return 0
+
+
+def _objects(cluster: Cluster) -> list[dict[str, Any]]:
+    """Every object of the store as a Kubernetes manifest, by kind, namespace and name."""
+    return objects_manifests(obj for kind in cluster.kinds() for obj in cluster.objects(kind))
 
 
 def _render_events(seen: list[tuple[Event, Occurrence]], now: float, out: TextIO) -> None:

@@ -1,6 +1,7 @@
 """Engine objects back to manifest fields, as kubectl would write them: what a suggested fix shows
 as the YAML to put into an object. The inverse of api/parse.py for the fields fixes change."""
 
+from datetime import UTC, datetime
 from typing import Any
 
 import yaml
@@ -19,6 +20,17 @@ from scheduler_core.api.types import (
 def dump_yaml(data: Any) -> str:
     text: str = yaml.safe_dump(data, sort_keys=False, default_flow_style=False, allow_unicode=True, width=1000)
     return text.rstrip("\n")
+
+
+def format_timestamp(seconds: float) -> str:
+    """RFC 3339 in UTC, the inverse of parse.parse_timestamp: simulated second 0 is the Unix epoch
+    (1970-01-01T00:00:00Z), so a time read from a manifest (Unix seconds) prints as it was written.
+    Fractional seconds, to the microsecond parse_timestamp reads, only when the time has them."""
+    moment = datetime.fromtimestamp(seconds, UTC)
+    text = moment.replace(tzinfo=None, microsecond=0).isoformat()
+    if moment.microsecond:
+        text += f".{moment.microsecond:06d}".rstrip("0")
+    return text + "Z"
 
 
 def toleration_manifest(toleration: Toleration) -> dict[str, Any]:

@@ -174,7 +174,12 @@ def parse_metadata(parent: Fields, *, namespaced: bool, name_required: bool = Tr
         )
         for owner in fields.objects("ownerReferences")
     )
+    # The API's deletionTimestamp is when the object goes for good: the request plus its grace
+    # period. The engine keeps the request's time (ObjectMeta.deletion_timestamp).
     deletion = parse_timestamp(fields, "deletionTimestamp")
+    grace = fields.integer("deletionGracePeriodSeconds", None, minimum=0)
+    if deletion is not None and grace:
+        deletion -= grace
     return ObjectMeta(
         name=name,
         namespace=namespace,
@@ -184,7 +189,7 @@ def parse_metadata(parent: Fields, *, namespaced: bool, name_required: bool = Tr
         owner_references=owners,
         creation_timestamp=parse_timestamp(fields, "creationTimestamp") or 0.0,
         deletion_timestamp=deletion,
-        deletion_grace_period_seconds=fields.integer("deletionGracePeriodSeconds", None, minimum=0),
+        deletion_grace_period_seconds=grace,
         generate_name=fields.string("generateName"),
     )
 

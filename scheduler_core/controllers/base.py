@@ -12,10 +12,9 @@ from scheduler_core.api.types import Pod
 from scheduler_core.store.cluster import Change, Cluster, ConflictError, StoredObject
 from scheduler_core.store.events import NORMAL, WARNING
 
-# Annotations a scenario may set on a pod (or its template) to shape its simulated life.
+# Annotations a scenario may set on a pod (or its template) to shape its simulated life (also
+# playground.k8s.io/run-seconds and exit-code, in api/container_states.py, which reports them).
 STARTUP_SECONDS_ANNOTATION = "playground.k8s.io/startup-seconds"
-RUN_SECONDS_ANNOTATION = "playground.k8s.io/run-seconds"
-EXIT_CODE_ANNOTATION = "playground.k8s.io/exit-code"
 MEMORY_USAGE_ANNOTATION = "playground.k8s.io/memory-usage"
 DEFAULT_STARTUP_SECONDS = 1.0
 

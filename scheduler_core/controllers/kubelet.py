@@ -9,11 +9,15 @@ playground.k8s.io/run-seconds (default 5 for pods that run to completion), playg
 
 from dataclasses import replace
 
+from scheduler_core.api.container_states import (
+    DEFAULT_RUN_SECONDS,
+    EXIT_CODE_ANNOTATION,
+    RUN_SECONDS_ANNOTATION,
+    annotated_seconds,
+)
 from scheduler_core.api.pod_conditions import is_pod_terminal, with_ready
 from scheduler_core.api.types import Node, Pod
 from scheduler_core.controllers.base import (
-    EXIT_CODE_ANNOTATION,
-    RUN_SECONDS_ANNOTATION,
     STARTUP_SECONDS_ANNOTATION,
     Context,
     record,
@@ -23,21 +27,6 @@ from scheduler_core.scheduler.snapshot import PodInfoCache
 from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
 NAME = "kubelet"
-DEFAULT_RUN_SECONDS = 5.0
-MAX_ANNOTATED_SECONDS = 366 * 24 * 3600.0
-
-
-def _seconds(pod: Pod, annotation: str, default: float) -> float:
-    raw = pod.metadata.annotations.get(annotation)
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        return default
-    if value != value:  # "nan" parses as a float but is no time
-        return default
-    return min(max(value, 0.0), MAX_ANNOTATED_SECONDS)
 
 
 def readiness_delay(pod: Pod) -> float:
@@ -108,7 +97,7 @@ class Kubelet:
             return
         self._starting.add(uid)
         key = pod.key
-        delay = _seconds(pod, STARTUP_SECONDS_ANNOTATION, self.ctx.options.default_startup_seconds)
+        delay = annotated_seconds(pod, STARTUP_SECONDS_ANNOTATION, self.ctx.options.default_startup_seconds)
         if uid not in admitted:
             # The kubelet admits a pod when it receives it, against the pods it admitted before. A
             # rejection is written when the kubelet gets to the pod (its start-up delay), so that a
@@ -173,7 +162,7 @@ class Kubelet:
         if ready_after > 0:
             self.ctx.after(ready_after, lambda: self._ready(key, uid), label=f"ready {key}")
         if pod.spec.restart_policy != "Always":
-            run = _seconds(pod, RUN_SECONDS_ANNOTATION, DEFAULT_RUN_SECONDS)
+            run = annotated_seconds(pod, RUN_SECONDS_ANNOTATION, DEFAULT_RUN_SECONDS)
             self.ctx.after(run, lambda: self._finish(key, uid), label=f"finish {key}")
 
     def _ready(self, key: str, uid: str) -> None:

@@ -19,6 +19,7 @@ pressure, topology and CPU managers).
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from scheduler_core.api.container_states import REJECTED_PREFIX
 from scheduler_core.api.types import NO_EXECUTE, Node, Pod, tolerates_taint
 from scheduler_core.api.validation import is_extended_resource_name
 from scheduler_core.scheduler.admission_check import AdmissionResult, admission_check
@@ -27,7 +28,7 @@ from scheduler_core.scheduler.resources import pod_requests
 from scheduler_core.scheduler.snapshot import NodeInfo, PodInfoCache
 
 OUT_OF = "OutOf"  # InsufficientResourcePrefix
-REJECTED = "Pod was rejected: "
+REJECTED = REJECTED_PREFIX  # api/container_states.py reads it too
 OS_LABEL = "kubernetes.io/os"
 NODE_OS = "linux"  # runtime.GOOS of every simulated kubelet
 OS_SELECTOR_MISMATCH = "PodOSSelectorNodeLabelDoesNotMatch"

@@ -5,6 +5,13 @@ kubectl lists them, with ages at that moment."""
 from dataclasses import dataclass, field
 from typing import Any
 
+from scheduler_core.api.container_states import (
+    RUNNING,
+    TERMINATED,
+    ContainerState,
+    container_states,
+    init_container_states,
+)
 from scheduler_core.api.pod_conditions import conditions_of, is_pod_terminal
 from scheduler_core.api.qos import qos_class
 from scheduler_core.api.types import Pod, PodCondition
@@ -24,6 +31,17 @@ class DescribedEvent:
     message: str
 
 
+@dataclass(frozen=True, slots=True)
+class DescribedContainer:
+    """A container as kubectl describe lists it: name, image, its state in words, ready, restarts."""
+
+    name: str
+    image: str
+    state: str  # "Running (since t=1s)", "Waiting (ContainerCreating)", "Terminated (Completed, exit code 0)"
+    ready: bool
+    restart_count: int
+
+
 @dataclass(slots=True)
 class PodDescription:
     name: str
@@ -41,6 +59,7 @@ class PodDescription:
     qos_class: str
     conditions: list[PodCondition]
     at: float  # the simulated time the ages count to
+    containers: list[DescribedContainer] = field(default_factory=list)
     events: list[DescribedEvent] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
@@ -60,6 +79,10 @@ class PodDescription:
             "qosClass": self.qos_class,
             "at": self.at,
             "conditions": [{"type": c.type, "status": c.status, "reason": c.reason} for c in self.conditions],
+            "containers": [
+                {"name": c.name, "image": c.image, "state": c.state, "ready": c.ready, "restartCount": c.restart_count}
+                for c in self.containers
+            ],
             "events": [
                 {"type": e.type, "reason": e.reason, "age": e.age, "from": e.source, "message": e.message}
                 for e in self.events
@@ -94,8 +117,19 @@ def describe_pod(cluster: Cluster, pod: Pod, now: float) -> PodDescription:
         qos_class=qos_class(pod),
         conditions=conditions_of(pod),
         at=now,
+        containers=[_container(state) for state in (*init_container_states(pod), *container_states(pod))],
         events=[_described(row, now) for row in _rows_of(cluster, pod)],
     )
+
+
+def _container(state: ContainerState) -> DescribedContainer:
+    if state.state == RUNNING:
+        words = f"Running (since t={state.started_at:g}s)" if state.started_at is not None else "Running"
+    elif state.state == TERMINATED:
+        words = f"Terminated ({state.reason}, exit code {state.exit_code})"
+    else:
+        words = f"Waiting ({state.reason})"
+    return DescribedContainer(state.name, state.image, words, state.ready, state.restart_count)
 
 
 def _rows_of(cluster: Cluster, pod: Pod) -> list[EventRow]:

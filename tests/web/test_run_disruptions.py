@@ -173,6 +173,7 @@ def test_the_panel_ends_with_kubectl_describe_at_the_players_event(client):
     assert "kubectl describe pod low-1" in victim and "at t=10s" in victim
     assert "Terminating (lasts &lt;invalid&gt;)" in victim  # kubectl's own words during the grace period
     assert "<dt>Termination Grace Period</dt><dd>30s</dd>" in victim
+    assert '<tr data-container="c"><td>c</td><td>pause</td><td>Running (since t=2s)</td><td>True</td>' in victim
     target = '<tr data-condition="DisruptionTarget"><td>DisruptionTarget</td><td class="">True</td>'
     assert target + "<td>PreemptionByScheduler</td></tr>" in victim
     urgent = client.get(url, {"pod": "default/urgent", "seq": preempted.seq}).content.decode()

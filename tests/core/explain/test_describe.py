@@ -29,6 +29,7 @@ def test_a_pending_pod_says_why_with_its_repeated_events_on_one_row():
         "",
     )
     assert [(c.type, c.status, c.reason) for c in described.conditions] == [("PodScheduled", "False", "Unschedulable")]
+    assert described.containers == []  # no kubelet has it: no container status
     (event,) = described.events
     assert (event.type, event.reason, event.age, event.source) == (
         "Warning",
@@ -54,6 +55,9 @@ def test_a_victim_terminating_and_the_pod_nominated_in_its_place():
         "PodScheduled",
     ]
     assert victim.conditions[0].reason == "PreemptionByScheduler"
+    assert [(c.name, c.image, c.state, c.ready) for c in victim.containers] == [
+        ("c", "pause", "Running (since t=2s)", True)
+    ]
     later = describe_pod(cluster, cluster.get(Pod, "default/low-1"), now + 45)
     assert later.status == "Terminating (lasts 15s)"  # overdue by then, as kubectl would say
     assert [(e.reason, e.age, e.source) for e in victim.events] == [
