@@ -47,6 +47,7 @@ class PodDescription:
     name: str
     namespace: str
     priority: int
+    priority_class_name: str
     node: str  # "<none>" while unbound
     start_time: float | None
     labels: list[tuple[str, str]]  # sorted by key, as kubectl prints them
@@ -67,6 +68,7 @@ class PodDescription:
             "name": self.name,
             "namespace": self.namespace,
             "priority": self.priority,
+            "priorityClassName": self.priority_class_name,
             "node": self.node,
             "startTime": self.start_time,
             "labels": dict(self.labels),
@@ -105,6 +107,7 @@ def describe_pod(cluster: Cluster, pod: Pod, now: float) -> PodDescription:
         name=pod.name,
         namespace=pod.namespace,
         priority=pod.priority,
+        priority_class_name=pod.spec.priority_class_name,
         node=pod.spec.node_name or "<none>",
         start_time=pod.status.start_time,
         labels=sorted(pod.labels.items()),

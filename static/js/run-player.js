@@ -5,7 +5,7 @@
 
 import { expandFrame } from "./change-deltas.js";
 import { showChildren as showChips } from "./dom-lists.js";
-import { groupedRows, lastSeen, rowMessage } from "./event-rows.js";
+import { groupedRows, kubectlAge, rowMessage } from "./event-rows.js";
 import { explainVerdicts } from "./explain-verdicts.js";
 import { holdsResources } from "./node-usage.js";
 import { hueClass } from "./owner-hue.js";
@@ -367,9 +367,19 @@ function groupedLogRows(limit, filter) {
     ? (event) => `${event.reason} ${event.object} ${rowMessage(event)}`.toLowerCase().includes(filter)
     : null;
   const timeOfSeq = (seq) => run.seqTimes.get(seq);
-  return groupedRows(run.events, position, { limit, keep, timeOfSeq }).map((row) =>
-    tableRow(row.index, row.last, [lastSeen(row, now), row.last.type, row.last.reason, shownObject(row.last), rowMessage(row.last)]),
-  );
+  return groupedRows(run.events, position, { limit, keep, timeOfSeq }).map((row) => {
+    const cells = [kubectlAge(now - row.last.time), row.last.type, row.last.reason, shownObject(row.last), rowMessage(row.last)];
+    const tr = tableRow(row.index, row.last, cells);
+    if (row.count > 1) {
+      // kubectl's "5s (x3 over 2m)", the count on a line of its own in a narrow column.
+      tr.firstChild.textContent = `${cells[0]} `;
+      const tag = document.createElement("span");
+      tag.className = "repeat";
+      tag.textContent = `(x${row.count} over ${kubectlAge(now - row.firstTime)})`;
+      tr.firstChild.append(tag);
+    }
+    return tr;
+  });
 }
 
 function renderLog() {

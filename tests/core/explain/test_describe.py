@@ -67,7 +67,7 @@ def test_a_victim_terminating_and_the_pod_nominated_in_its_place():
         ("Killing", "0s", "kubelet"),
     ]
     urgent = describe_pod(cluster, cluster.get(Pod, "default/urgent"), now)
-    assert (urgent.nominated_node, urgent.priority) == ("node-1", 1000)
+    assert (urgent.nominated_node, urgent.priority, urgent.priority_class_name) == ("node-1", 1000, "high")
     assert [(e.reason, e.age) for e in urgent.events] == [("FailedScheduling", "0s")]
 
 
