@@ -34,10 +34,18 @@ def format_timestamp(seconds: float) -> str:
 
 
 def toleration_manifest(toleration: Toleration) -> dict[str, Any]:
-    entry: dict[str, Any] = {"key": toleration.key, "operator": toleration.operator}
-    if toleration.operator != "Exists":
+    """A toleration as the API shows it: empty fields left out (an empty key or effect matches all)."""
+    entry: dict[str, Any] = {}
+    if toleration.key:
+        entry["key"] = toleration.key
+    if toleration.operator:
+        entry["operator"] = toleration.operator
+    if toleration.value and toleration.operator != "Exists":
         entry["value"] = toleration.value
-    entry["effect"] = toleration.effect
+    if toleration.effect:
+        entry["effect"] = toleration.effect
+    if toleration.toleration_seconds is not None:
+        entry["tolerationSeconds"] = toleration.toleration_seconds
     return entry
 
 

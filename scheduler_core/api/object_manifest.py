@@ -34,6 +34,7 @@ from scheduler_core.api.manifest_writer import (
     pod_affinity_term_manifest,
     spread_constraint_manifest,
     taint_manifest,
+    toleration_manifest,
 )
 from scheduler_core.api.pod_conditions import conditions_of
 from scheduler_core.api.qos import qos_class
@@ -60,7 +61,6 @@ from scheduler_core.api.types import (
     Probe,
     ResourceRequirements,
     Taint,
-    Toleration,
     TopologySpreadConstraint,
     Volume,
 )
@@ -241,7 +241,7 @@ def pod_spec_manifest(spec: PodSpec) -> Manifest:
             "hostNetwork": spec.host_network or None,
             "affinity": _affinity(spec.affinity),
             "schedulerName": spec.scheduler_name or None,
-            "tolerations": _list(_toleration(toleration) for toleration in spec.tolerations),
+            "tolerations": _list(toleration_manifest(toleration) for toleration in spec.tolerations),
             "priorityClassName": spec.priority_class_name or None,
             "priority": spec.priority,
             "preemptionPolicy": spec.preemption_policy,
@@ -298,18 +298,6 @@ def _probe(probe: Probe | None) -> Manifest | None:
             "periodSeconds": probe.period_seconds,
             "successThreshold": probe.success_threshold,
             "failureThreshold": probe.failure_threshold,
-        }
-    )
-
-
-def _toleration(toleration: Toleration) -> Manifest:
-    return _compact(
-        {
-            "key": toleration.key or None,
-            "operator": toleration.operator or None,
-            "value": toleration.value or None,
-            "effect": toleration.effect or None,
-            "tolerationSeconds": toleration.toleration_seconds,
         }
     )
 
