@@ -32,10 +32,22 @@ from scheduler_core.api.workloads import (
     StorageClass,
 )
 from scheduler_core.controllers.base import Context, delete_pod, mark_disruption_target, record
+from scheduler_core.scheduler.cluster_events import (
+    ASSIGNED_POD_ADD,
+    ASSIGNED_POD_DELETE,
+    NODE_ADD,
+    NODE_DELETE,
+    ActionType,
+    ClusterEvent,
+    EventResource,
+    node_scheduling_properties_change,
+    pod_scheduling_properties_change,
+)
 from scheduler_core.scheduler.framework import Code, CycleState, Status, error
 from scheduler_core.scheduler.messages import SUCCESSFULLY_ASSIGNED
-from scheduler_core.scheduler.queue import ClusterEvent, QueuedPodInfo, SchedulingQueue
-from scheduler_core.scheduler.resources import holds_resources, pod_requests
+from scheduler_core.scheduler.plugins.scheduling_gates import NAME as SCHEDULING_GATES
+from scheduler_core.scheduler.queue import PreCheck, QueuedPodInfo, SchedulingQueue
+from scheduler_core.scheduler.resources import holds_resources
 from scheduler_core.scheduler.runtime import Framework
 from scheduler_core.scheduler.schedule_one import Scheduler, ScheduleResult
 from scheduler_core.scheduler.selector_source import SelectorSource
@@ -45,11 +57,16 @@ NAME = "scheduler"
 SOURCE = "default-scheduler"
 SELECTOR_KINDS = ("Service", "ReplicaSet", "StatefulSet")
 EVENT_NOTE_LIMIT = 1024
-# Storage objects the volume plugins read: (event on add, event on update).
+# Storage objects the volume plugins read, by the resource their events name.
 STORAGE_EVENTS = {
-    "PersistentVolumeClaim": (ClusterEvent.PVC_ADD, ClusterEvent.PVC_UPDATE),
-    "PersistentVolume": (ClusterEvent.PV_ADD, ClusterEvent.PV_UPDATE),
-    "StorageClass": (ClusterEvent.STORAGE_CLASS_ADD, ClusterEvent.STORAGE_CLASS_UPDATE),
+    "PersistentVolumeClaim": EventResource.PERSISTENT_VOLUME_CLAIM,
+    "PersistentVolume": EventResource.PERSISTENT_VOLUME,
+    "StorageClass": EventResource.STORAGE_CLASS,
+}
+CHANGE_ACTIONS = {
+    ChangeType.ADDED: ActionType.ADD,
+    ChangeType.MODIFIED: ActionType.UPDATE,
+    ChangeType.DELETED: ActionType.DELETE,
 }
 PRE_BIND_POLL_SECONDS = 1.0  # VolumeBinding's wait.PollUntilContextTimeout interval
 DEFAULT_PRE_BIND_TIMEOUT_SECONDS = 600.0
@@ -132,13 +149,28 @@ def _selector_changed(change: Change[StoredObject]) -> bool:
     return bool(old.spec.selector != new.spec.selector or old.metadata.namespace != new.metadata.namespace)
 
 
-def _requests_shrank(old: Pod, new: Pod) -> bool:
-    before, after = pod_requests(old), pod_requests(new)
-    return any(after.get(name, 0) < amount for name, amount in before.items())
+def _scheduling_gate(pod: Pod) -> str:
+    """The PreEnqueue plugin that holds the pod back: SchedulingGates while it has gates."""
+    return SCHEDULING_GATES if pod.spec.scheduling_gates else ""
 
 
-def _scheduling_relevant(pod: Pod) -> Any:
-    return (pod.spec, pod.metadata.labels)
+def _unscheduled(pod: Pod) -> bool:
+    """What the scheduler's informer of pods to schedule holds: unbound and not finished."""
+    return not pod.spec.node_name and pod.status.phase not in TERMINAL_PHASES
+
+
+def _assumed(pod: Pod, node_name: str) -> Pod:
+    """The pod as the scheduler's cache assumes it on its node while it is being bound."""
+    return replace(pod, spec=replace(pod.spec, node_name=node_name), status=replace(pod.status, nominated_node_name=""))
+
+
+def _priority(pod: Pod) -> int:
+    return pod.spec.priority or 0
+
+
+def _not_above(priority: int) -> PreCheck:
+    """getLEPriorityPreCheck: only pods of lower or equal priority."""
+    return lambda pod: _priority(pod) <= priority
 
 
 # The objects whose selectors feed default spreading (SELECTOR_KINDS).
@@ -178,7 +210,8 @@ class SchedulerController:
             framework.queue_sort.less,
             initial_backoff=float(config.pod_initial_backoff_seconds),
             max_backoff=float(config.pod_max_backoff_seconds),
-            pre_enqueue=lambda pod: not pod.spec.scheduling_gates,
+            pre_enqueue=_scheduling_gate,
+            hint_maps={name: profile.queueing_hint_map() for name, profile in self.scheduler.frameworks.items()},
         )
         self._timer_at: set[float] = set()
         self._leftover_timer = False
@@ -199,57 +232,56 @@ class SchedulerController:
             self._on_node(nodes)
         elif kind == "Namespace":
             namespaces: list[Namespace] = self.ctx.cluster.objects(Namespace)
+            # No plugin registers namespace events: a pod waiting on a namespace selector is
+            # retried by the next event it registered, or after five minutes.
             self.scheduler.snapshot.namespace_labels = {ns.metadata.name: ns.metadata.labels for ns in namespaces}
-            self._moved(ClusterEvent.NAMESPACE_CHANGE)
         elif kind == "PodDisruptionBudget":
             self.handle.pdbs = list(self.ctx.cluster.objects(PodDisruptionBudget))
         elif kind in SELECTOR_KINDS and _selector_changed(change):
             self._selector_source_changed(change)
-        elif kind in STORAGE_EVENTS and change.type is not ChangeType.DELETED:
-            added, updated = STORAGE_EVENTS[kind]
-            self._moved(added if change.type is ChangeType.ADDED else updated)
+        elif kind in STORAGE_EVENTS:
+            event = ClusterEvent(STORAGE_EVENTS[kind], CHANGE_ACTIONS[change.type])
+            self._moved(event, change.old, change.new)
 
-    def _moved(self, *events: ClusterEvent) -> None:
-        if self.queue.unschedulable:
-            self.queue.move_all_to_active_or_backoff(events, self.ctx.now)
+    def _moved(self, event: ClusterEvent, old: Any = None, new: Any = None, pre_check: PreCheck | None = None) -> None:
+        """MoveAllToActiveOrBackoffQueue: the parked pods whose rejecting plugins' hints say this
+        change may help go back to the queue; pods in flight see it when they come back."""
+        if not self.queue.waiting():
+            return
+        self._refresh_selector_sources()  # default spreading's hints read them, as upstream's listers
+        if self.queue.move_all_to_active_or_backoff(event, self.ctx.now, old, new, pre_check):
             self._arm_backoff_timer()
 
     def _on_node(self, change: Change[Node]) -> None:
         snapshot = self.scheduler.snapshot
         if change.type is ChangeType.ADDED:
             snapshot.add_node(change.latest)
-            self._moved(ClusterEvent.NODE_ADD)
+            self._moved(NODE_ADD, None, change.latest)
             return
         if change.type is ChangeType.DELETED:
+            self._moved(NODE_DELETE, change.previous, None)
             snapshot.remove_node(change.previous.name)
             return
         old, new = change.previous, change.latest
         snapshot.update_node(new)
-        events = []
-        if old.labels != new.labels:
-            events.append(ClusterEvent.NODE_LABEL_UPDATE)
-        if old.spec.taints != new.spec.taints or old.spec.unschedulable != new.spec.unschedulable:
-            events.append(ClusterEvent.NODE_TAINT_UPDATE)
-        if old.status.allocatable != new.status.allocatable:
-            events.append(ClusterEvent.NODE_ALLOCATABLE_UPDATE)
-        if old.status.ready != new.status.ready:
-            events.append(ClusterEvent.NODE_CONDITION_UPDATE)
-        if events:
-            self._moved(*events)
+        for event in node_scheduling_properties_change(new, old):
+            self._moved(event, old, new)
 
     def _on_pod(self, change: Change[Pod]) -> None:
         old: Pod | None = change.old
         new: Pod | None = change.new
         self._mirror_assigned(old, new)
         if change.type is ChangeType.DELETED:
-            if old is not None:
-                self.queue.delete(old.key)
-                self.handle.nominator.remove(old)
+            if old is not None and _unscheduled(old):
+                self._left_the_queue(old)
             return
         assert new is not None
         if new.spec.node_name or new.status.phase in TERMINAL_PHASES or new.metadata.deletion_timestamp is not None:
             if new.key in self.queue and not new.spec.node_name:
                 self.queue.delete(new.key)
+            if old is not None and _unscheduled(old) and not _unscheduled(new):
+                # Bound, or finished unbound: it leaves the informer of unscheduled pods (a delete).
+                self._left_the_queue(old)
             return
         if self.scheduler.framework_for(new) is None:
             return  # another scheduler's pod
@@ -257,9 +289,22 @@ class SchedulerController:
             self.queue.add(new, self.ctx.now)
             if new.status.nominated_node_name:
                 self.handle.nominator.add(new)
-        elif old is not None and _scheduling_relevant(old) != _scheduling_relevant(new):
-            self.queue.update(new, self.ctx.now)
+        elif old is not None:
+            self.queue.update(new, self.ctx.now, old)
             self._arm_backoff_timer()
+            if old.status.nominated_node_name and old.status.nominated_node_name != new.status.nominated_node_name:
+                # The nominated node changed: as if the pod left the old one (hasNominatedNodeNameChanged).
+                self._moved(ASSIGNED_POD_DELETE, old, None, _not_above(_priority(old)))
+
+    def _left_the_queue(self, old: Pod) -> None:
+        """deletePodFromSchedulingQueue: a pod of this scheduler that was nominated counted on its
+        node for pods of lower or equal priority, which may fit now."""
+        if self.scheduler.framework_for(old) is None:
+            return
+        self.queue.delete(old.key)
+        self.handle.nominator.remove(old)
+        if old.status.nominated_node_name:
+            self._moved(ASSIGNED_POD_DELETE, old, None, _not_above(_priority(old)))
 
     def _mirror_assigned(self, old: Pod | None, new: Pod | None) -> None:
         """Keep the snapshot's assigned pods equal to the store's, and requeue pods that may now fit."""
@@ -273,17 +318,12 @@ class SchedulerController:
         if new is not None and new.spec.node_name:
             self.handle.nominator.remove(new)
         if was and not now:
-            self._moved(ClusterEvent.ASSIGNED_POD_DELETE)
+            self._moved(ASSIGNED_POD_DELETE, old, None)
         elif now and not was:
-            self._moved(ClusterEvent.ASSIGNED_POD_ADD)
-        elif was and now and changed and old is not None and new is not None:
-            events = []
-            if old.metadata.labels != new.metadata.labels:
-                events.append(ClusterEvent.ASSIGNED_POD_LABEL_UPDATE)
-            if _requests_shrank(old, new):
-                events.append(ClusterEvent.ASSIGNED_POD_SCALE_DOWN)
-            if events:
-                self._moved(*events)
+            self._moved(ASSIGNED_POD_ADD, None, new)
+        elif was and now and old is not None and new is not None and self.queue.waiting():
+            for event in pod_scheduling_properties_change(new, old):
+                self._moved(event, old, new)
 
     def _selector_source_changed(self, change: Change[StoredObject]) -> None:
         sources = self._sources[change.kind]
@@ -365,7 +405,9 @@ class SchedulerController:
                     status = error(RESERVE_FAILED.format(status.plugin, status.message)).with_plugin(status.plugin)
                 self._binding_failed(info, pod, status)
                 return
-            binding = _Binding(info, pod, pod, node_name, state, framework, self.ctx.now)
+            # Done() for the scheduling cycle: the binding cycle's events are not weighed for it.
+            self.queue.binding(info.key)
+            binding = _Binding(info, pod, _assumed(pod, node_name), node_name, state, framework, self.ctx.now)
             if not self._pre_bind(binding):
                 return
         self._finish_binding(info, pod, node_name)
@@ -400,11 +442,6 @@ class SchedulerController:
     def _wait_for_pre_bind(self, binding: _Binding) -> None:
         key = binding.pod.key
         if key not in self._binding:  # assume: the pod counts on its node from now on
-            binding.assumed = replace(
-                binding.pod,
-                spec=replace(binding.pod.spec, node_name=binding.node_name),
-                status=replace(binding.pod.status, nominated_node_name=""),
-            )
             self.handle.nominator.remove(binding.pod)
             self.scheduler.snapshot.add_pod(binding.assumed)
             self._binding[key] = binding
@@ -424,25 +461,37 @@ class SchedulerController:
             self.scheduler.snapshot.remove_pod(binding.assumed)
 
     def _abandon_binding(self, binding: _Binding, status: Status) -> None:
-        """handleBindingCycleError: unreserve, forget the assumed pod (as a pod deletion), requeue."""
+        """handleBindingCycleError: unreserve, forget the assumed pod (a pod deletion for the
+        others), requeue. After a rejection the deletion is announced once the pod is requeued, and
+        not to the pod itself; after an error, before."""
         binding.framework.run_unreserve(binding.state, binding.pod, binding.node_name)
-        was_assumed = binding.pod.key in self._binding
         self._forget(binding)
-        if was_assumed:
-            self._moved(ClusterEvent.ASSIGNED_POD_DELETE)
-        self._binding_failed(binding.info, binding.pod, status)
+        if status.is_rejected:
+            self._binding_failed(binding.info, binding.pod, status, binding_cycle=True)
+            uid = binding.assumed.metadata.uid
+            self._moved(ASSIGNED_POD_DELETE, binding.assumed, None, lambda pod: pod.metadata.uid != uid)
+        else:
+            self._moved(ASSIGNED_POD_DELETE, binding.assumed, None)
+            self._binding_failed(binding.info, binding.pod, status, binding_cycle=True)
 
-    def _binding_failed(self, info: QueuedPodInfo, pod: Pod, status: Status) -> None:
+    def _binding_failed(self, info: QueuedPodInfo, pod: Pod, status: Status, *, binding_cycle: bool = False) -> None:
         """The failure handler for a Reserve or binding-cycle failure: FailedScheduling with the
-        status's message; an error goes to backoff, a rejection waits for its plugin's events."""
+        status's message. A Reserve rejection waits for its plugin's events; an error, or any
+        failure in the binding cycle (no rejecting plugins come back from there), backs off."""
         record(self.ctx, pod, "FailedScheduling", truncate_note(status.message), warning=True, source=SOURCE)
         if self.ctx.cluster.get(Pod, pod.key) is None:
             self.queue.delete(pod.key)
             return
+        rejectors = {status.plugin} if status.is_rejected and status.plugin and not binding_cycle else set()
+        self._requeue(info, rejectors, error=not rejectors)
         # The binding cycle's failure clears any nomination (upstream's clearNominatedNode).
-        info.pod = self._write_failure(pod, status.message, status.is_rejected, nominated_node="") or pod
-        rejectors = {status.plugin} if status.is_rejected and status.plugin else set()
-        self.queue.add_unschedulable(info, self.ctx.now, rejectors, error=not rejectors)
+        self._write_failure(pod, status.message, status.is_rejected, nominated_node="")
+
+    def _requeue(self, info: QueuedPodInfo, rejectors: set[str], *, error: bool = False) -> None:
+        """The failure handler requeues the pod (the store's latest version of it) before it writes
+        the pod's status, so its own status update reaches it as an update of a parked pod."""
+        info.pod = self.ctx.cluster.get(Pod, info.key) or info.pod
+        self.queue.add_unschedulable(info, self.ctx.now, rejectors, error=error)
         self._arm_backoff_timer()
         self._arm_leftover_timer()
 
@@ -466,23 +515,21 @@ class SchedulerController:
     def _failed(self, info: QueuedPodInfo, result: ScheduleResult) -> None:
         pod = info.pod
         record(self.ctx, pod, "FailedScheduling", truncate_note(result.message), warning=True, source=SOURCE)
+        self._requeue(info, result.diagnosis.unschedulable_plugins)
         if result.nominated_node is None:
-            info.pod = self._write_failure(pod, result.message, True, nominated_node=None) or pod
+            self._write_failure(pod, result.message, True, nominated_node=None)
         else:
             # Upstream's failure handler writes the nomination while the preemption goroutine is
             # still clearing lower-priority nominations and deleting the victims, so the pod is
             # seen nominated before (and while) its victims terminate.
             applied = self.scheduler.apply_preemption(result, evict=_deleted_below)
             nominated = applied.preemptor.status.nominated_node_name
-            info.pod = self._write_failure(pod, result.message, True, nominated_node=nominated) or pod
+            self._write_failure(pod, result.message, True, nominated_node=nominated)
             for cleared in applied.cleared:
                 self._store_nomination(cleared)
             for victim, message in applied.events:
                 self._evict_victim(victim, pod)
                 record(self.ctx, victim, "Preempted", message, source=SOURCE)
-        self.queue.add_unschedulable(info, self.ctx.now, result.diagnosis.unschedulable_plugins)
-        self._arm_backoff_timer()
-        self._arm_leftover_timer()
 
     def _evict_victim(self, victim: Pod, preemptor: Pod) -> None:
         """PreemptPod: DisruptionTarget on the victim's status, then the API's graceful deletion."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.types import Pod, PodDisruptionBudget
+from scheduler_core.scheduler.cluster_events import ClusterEvent, PluginHint, build_queueing_hint_map
 from scheduler_core.scheduler.config import CONFIG_DOCUMENT, EXTENSION_POINTS, PluginSet, Profile
 from scheduler_core.scheduler.framework import (
     MAX_NODE_SCORE,
@@ -223,6 +224,11 @@ class Framework:
 
     def plugin(self, name: str) -> Any:
         return self.instances.get(name)
+
+    def queueing_hint_map(self) -> dict[ClusterEvent, tuple[PluginHint, ...]]:
+        """The events each plugin of the profile registered, with their hints (every plugin is an
+        enqueue extension; one without its own registrations is registered for everything)."""
+        return build_queueing_hint_map(self.instances)
 
     # ------------------------------------------------------------------ running
 

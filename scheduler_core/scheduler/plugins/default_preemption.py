@@ -12,6 +12,13 @@ from typing import Any
 
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.types import Pod
+from scheduler_core.scheduler.cluster_events import (
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    EventResource,
+    QueueingHint,
+)
 from scheduler_core.scheduler.config import CONFIG_DOCUMENT
 from scheduler_core.scheduler.framework import CycleState, Status
 from scheduler_core.scheduler.preemption import MESSAGE_PREFIX, Evaluator
@@ -68,3 +75,17 @@ class DefaultPreemption:
         if status.message:
             return nominated, Status(status.code, (MESSAGE_PREFIX + status.message,))
         return nominated, status
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # SchedulerAsyncPreemption (on since v1.33): upstream's PreEnqueue holds a preemptor back
+        # while its victims are deleted, and registers pod deletions so that the queue looks at it
+        # again. Here the plugin never holds a pod back, so this only keeps upstream's registration.
+        return [
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.POD, ActionType.DELETE), self.is_schedulable_after_pod_deleted
+            )
+        ]
+
+    def is_schedulable_after_pod_deleted(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        """Always skip: the plugins whose failure the preemption resolves decide when to requeue."""
+        return QueueingHint.QUEUE_SKIP

@@ -8,7 +8,14 @@ from typing import Any
 from scheduler_core.api.fields import Fields
 from scheduler_core.api.parse import parse_affinity
 from scheduler_core.api.selectors import node_selector_map_matches, node_selector_matches, node_selector_term_matches
-from scheduler_core.api.types import NodeSelector, Pod, PreferredSchedulingTerm
+from scheduler_core.api.types import Node, NodeSelector, Pod, PreferredSchedulingTerm
+from scheduler_core.scheduler.cluster_events import (
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    EventResource,
+    QueueingHint,
+)
 from scheduler_core.scheduler.config import CONFIG_DOCUMENT
 from scheduler_core.scheduler.framework import (
     SKIP,
@@ -39,7 +46,10 @@ class RequiredNodeAffinity:
     required: NodeSelector | None
 
     def matches(self, node: NodeInfo) -> bool:
-        labels = node.node.labels
+        return self.matches_node(node.node)
+
+    def matches_node(self, node: Node) -> bool:
+        labels = node.labels
         if self.node_selector and not node_selector_map_matches(self.node_selector, labels):
             return False
         return self.required is None or node_selector_matches(self.required, node.name, labels)
@@ -103,10 +113,12 @@ class NodeAffinity:
             return PreFilterResult(frozenset(node_names)), SUCCESS
         return None, SUCCESS
 
+    def fits_added_affinity(self, node: Node) -> bool:
+        """The scheduler-enforced node affinity (args.addedAffinity), when configured."""
+        return self.added_required is None or node_selector_matches(self.added_required, node.name, node.labels)
+
     def filter(self, state: CycleState, pod: Pod, node: NodeInfo) -> Status:
-        if self.added_required is not None and not node_selector_matches(
-            self.added_required, node.name, node.node.labels
-        ):
+        if not self.fits_added_affinity(node.node):
             return unresolvable(ERR_REASON_ENFORCED)
         required: RequiredNodeAffinity | None = state.get(PRE_FILTER_KEY)
         if required is None:
@@ -134,3 +146,26 @@ class NodeAffinity:
     def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
         default_normalize_score(scores, reverse=False)
         return SUCCESS
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # Only labels decide the match. Queueing hints on: no UpdateNodeTaint (only needed for preCheck).
+        return [
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL),
+                self.is_schedulable_after_node_change,
+            )
+        ]
+
+    def is_schedulable_after_node_change(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        """Queue for a node added that matches the pod's required affinity (and the enforced one),
+        or updated from not matching to matching."""
+        if not isinstance(new, Node) or not isinstance(old, Node | None):
+            return QueueingHint.QUEUE  # upstream's hint errors on other objects, and an error queues
+        if not self.fits_added_affinity(new):
+            return QueueingHint.QUEUE_SKIP
+        required = required_node_affinity(pod)
+        if not required.matches_node(new):
+            return QueueingHint.QUEUE_SKIP
+        if old is not None and required.matches_node(old):
+            return QueueingHint.QUEUE_SKIP  # it matched before: the update changed nothing for this pod
+        return QueueingHint.QUEUE

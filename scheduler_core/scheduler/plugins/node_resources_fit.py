@@ -7,7 +7,14 @@ from itertools import pairwise
 from typing import Any
 
 from scheduler_core.api.errors import ManifestError
-from scheduler_core.api.types import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod
+from scheduler_core.api.types import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Node, Pod
+from scheduler_core.scheduler.cluster_events import (
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    EventResource,
+    QueueingHint,
+)
 from scheduler_core.scheduler.config import CONFIG_DOCUMENT
 from scheduler_core.scheduler.framework import SUCCESS, Code, CycleState, PreFilterResult, Status
 from scheduler_core.scheduler.plugins.resource_allocation import (
@@ -127,6 +134,45 @@ def fits_request(
 
 # Checked in this order, before the scalar resources; PODS is only counted (the pod count is checked above).
 _STANDARD_RESOURCES = (CPU, MEMORY, EPHEMERAL_STORAGE, PODS)
+_NOTHING_IGNORED: frozenset[str] = frozenset()
+
+
+def is_compared_resource(name: str) -> bool:
+    """A request fits_request compares with what the node has left: cpu, memory, ephemeral-storage
+    and the scalar resources (the pod count is counted, never requested)."""
+    return name in (CPU, MEMORY, EPHEMERAL_STORAGE) or is_scalar_resource(name)
+
+
+def fits_empty_node(pod: Pod, node: Node) -> bool:
+    """isFit: the pod would fit the node if nothing ran there. As upstream's Fits, no resource is
+    ignored (the plugin's ignoredResources do not apply)."""
+    return not fits_request(pod_requests(pod), NodeInfo(node), _NOTHING_IGNORED, _NOTHING_IGNORED)
+
+
+def requested_resources_increased(pod: Pod, old: Node, new: Node) -> bool:
+    """haveAnyRequestedResourcesIncreased: the node can take more pods, or has more of something
+    the pod requests."""
+    if new.status.allocatable.get(PODS, 0) > old.status.allocatable.get(PODS, 0):
+        return True
+    before, after = old.status.allocatable, new.status.allocatable
+    return any(
+        amount > 0 and is_compared_resource(name) and after.get(name, 0) > before.get(name, 0)
+        for name, amount in pod_requests(pod).items()
+    )
+
+
+def scale_down_frees_requested(target: Pod, old: Pod, new: Pod) -> bool:
+    """isSchedulableAfterPodScaleDown: the target pod itself shrank, or an assigned pod now requests
+    less of something the target requests."""
+    if new.metadata.uid == target.metadata.uid:
+        return True
+    if not new.spec.node_name:
+        return False  # an unscheduled pod holds nothing
+    before, after = pod_requests(old), pod_requests(new)
+    return any(
+        amount > 0 and is_compared_resource(name) and before.get(name, 0) > after.get(name, 0)
+        for name, amount in pod_requests(target).items()
+    )
 
 
 class NodeResourcesFit:
@@ -165,3 +211,41 @@ class NodeResourcesFit:
         if requests is None:
             requests = pod_request_list(pod, self.resources, use_requested=self.use_requested)
         return score_node(node, requests, self.resources, self.scorer, use_requested=self.use_requested), SUCCESS
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # InPlacePodVerticalScaling on: a pod scaled down frees resources. Queueing hints on: only
+        # the node updates that change allocatable (the label and taint ones were for preCheck).
+        return [
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.POD, ActionType.DELETE | ActionType.UPDATE_POD_SCALE_DOWN),
+                self.is_schedulable_after_pod_event,
+            ),
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_ALLOCATABLE),
+                self.is_schedulable_after_node_change,
+            ),
+        ]
+
+    def is_schedulable_after_pod_event(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        """Queue when a pod that held resources (assigned, or nominated) is deleted, or a scale-down
+        frees something this pod requests."""
+        if not isinstance(old, Pod | None) or not isinstance(new, Pod | None):
+            return QueueingHint.QUEUE  # upstream's hint errors on other objects, and an error queues
+        if new is None:
+            if old is None or old.spec.node_name or old.status.nominated_node_name:
+                return QueueingHint.QUEUE
+            return QueueingHint.QUEUE_SKIP  # an unscheduled pod's deletion frees nothing
+        if old is None or scale_down_frees_requested(pod, old, new):
+            return QueueingHint.QUEUE
+        return QueueingHint.QUEUE_SKIP
+
+    def is_schedulable_after_node_change(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        """Queue for a node added that the pod fits when empty, or updated so that it fits and has
+        more of what the pod requests."""
+        if not isinstance(new, Node | None) or not isinstance(old, Node | None):
+            return QueueingHint.QUEUE
+        if new is None or not fits_empty_node(pod, new):
+            return QueueingHint.QUEUE_SKIP
+        if old is None or requested_resources_increased(pod, old, new):
+            return QueueingHint.QUEUE
+        return QueueingHint.QUEUE_SKIP

@@ -5,6 +5,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from scheduler_core.api.types import Pod
+from scheduler_core.scheduler.cluster_events import (
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    EventResource,
+    QueueingHint,
+)
 from scheduler_core.scheduler.framework import SUCCESS, Code, Status
 
 NAME = "SchedulingGates"
@@ -21,3 +28,18 @@ class SchedulingGates:
         if not gates:
             return SUCCESS
         return Status(Code.UnschedulableAndUnresolvable, (f"waiting for scheduling gates: [{' '.join(gates)}]",))
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # Gates can only be removed, never added back: their removal is the one event that helps.
+        return [
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_SCHEDULING_GATES_ELIMINATED),
+                self.is_schedulable_after_gates_eliminated,
+            )
+        ]
+
+    def is_schedulable_after_gates_eliminated(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        """Queue when it is this pod whose gates are gone; another pod's gates never matter."""
+        if not isinstance(new, Pod) or not isinstance(old, Pod | None):
+            return QueueingHint.QUEUE  # upstream's hint errors on other objects, and an error queues
+        return QueueingHint.QUEUE if new.metadata.uid == pod.metadata.uid else QueueingHint.QUEUE_SKIP

@@ -35,6 +35,7 @@ from scheduler_core.api.volumes import (
     volume_class,
 )
 from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim
+from scheduler_core.scheduler.cluster_events import ClusterEventWithHint
 from scheduler_core.scheduler.framework import (
     SKIP,
     SUCCESS,
@@ -45,6 +46,7 @@ from scheduler_core.scheduler.framework import (
     error,
     unresolvable,
 )
+from scheduler_core.scheduler.plugins.volume_binding_events import volume_binding_events
 from scheduler_core.scheduler.snapshot import NodeInfo
 from scheduler_core.scheduler.volume_lister import CLAIM_NOT_FOUND, PV_NOT_FOUND, StaticVolumeLister, VolumeLister
 
@@ -115,6 +117,10 @@ class VolumeBinding:
     def lister(self) -> VolumeLister:
         volumes: VolumeLister | None = getattr(self.handle, "volumes", None)
         return volumes if volumes is not None else StaticVolumeLister()
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """The events that may make a pod this plugin rejected schedulable (volume_binding_events.py)."""
+        return volume_binding_events()
 
     # ------------------------------------------------------------------ PreFilter
 

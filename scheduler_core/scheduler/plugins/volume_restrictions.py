@@ -8,6 +8,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from scheduler_core.api.types import Pod
+from scheduler_core.api.workloads import PersistentVolumeClaim
+from scheduler_core.scheduler.cluster_events import (
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    EventResource,
+    QueueingHint,
+)
 from scheduler_core.scheduler.framework import (
     SKIP,
     SUCCESS,
@@ -19,6 +27,7 @@ from scheduler_core.scheduler.framework import (
     unresolvable,
     unschedulable,
 )
+from scheduler_core.scheduler.plugins.hint_helpers import claim_names, pod_uses_claim
 from scheduler_core.scheduler.snapshot import NodeInfo
 from scheduler_core.scheduler.volume_lister import (
     CLAIM_NOT_FOUND,
@@ -105,3 +114,37 @@ class VolumeRestrictions:
         if data.conflicting_claim_refs > 0:
             return unschedulable(ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT)
         return SUCCESS
+
+    # ------------------------------------------------------------------ events (QueueingHints on)
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """Node Add only: no node update changes this plugin's verdict (UpdateNodeTaint/Label served
+        the preCheck that QueueingHints retired)."""
+        return [
+            # A deleted pod releases its volumes; spec.volumes is immutable, so updates never do.
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.POD, ActionType.DELETE), self.is_schedulable_after_pod_deleted
+            ),
+            ClusterEventWithHint(ClusterEvent(EventResource.NODE, ActionType.ADD)),
+            # The claim must exist for its access modes to be read.
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.PERSISTENT_VOLUME_CLAIM, ActionType.ADD),
+                self.is_schedulable_after_claim_added,
+            ),
+        ]
+
+    def is_schedulable_after_claim_added(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        if not isinstance(new, PersistentVolumeClaim) or not (old is None or isinstance(old, PersistentVolumeClaim)):
+            return QueueingHint.QUEUE
+        return QueueingHint.QUEUE if pod_uses_claim(pod, new) else QueueingHint.QUEUE_SKIP
+
+    def is_schedulable_after_pod_deleted(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        """A deleted pod of the namespace that shared a claim with the pod. Upstream queues on any
+        shared claim without reading its access modes (too costly for a hint); the inline disk
+        conflicts it also checks are not modelled."""
+        if not isinstance(old, Pod):
+            return QueueingHint.QUEUE
+        if old.namespace != pod.namespace:
+            return QueueingHint.QUEUE_SKIP
+        shared = set(claim_names(pod)) & set(claim_names(old))
+        return QueueingHint.QUEUE if shared else QueueingHint.QUEUE_SKIP

@@ -8,6 +8,14 @@ from typing import Any
 
 from scheduler_core.api.types import Pod
 from scheduler_core.api.volumes import WAIT_FOR_FIRST_CONSUMER, claim_class
+from scheduler_core.api.workloads import PersistentVolume, PersistentVolumeClaim, StorageClass
+from scheduler_core.scheduler.cluster_events import (
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    EventResource,
+    QueueingHint,
+)
 from scheduler_core.scheduler.framework import (
     SKIP,
     SUCCESS,
@@ -16,6 +24,7 @@ from scheduler_core.scheduler.framework import (
     Status,
     unresolvable,
 )
+from scheduler_core.scheduler.plugins.hint_helpers import pod_uses_claim
 from scheduler_core.scheduler.snapshot import NodeInfo
 from scheduler_core.scheduler.volume_lister import (
     CLAIM_NOT_FOUND,
@@ -74,6 +83,20 @@ def _label_zones_to_set(value: str) -> frozenset[str] | None:
     return frozenset(zones)
 
 
+def _pv_topologies(pv: PersistentVolume) -> list[_PVTopology]:
+    """getPVTopologies: the PV's zone/region labels in TOPOLOGY_LABELS order; an unparsable value is
+    ignored. nodeAffinity is not read (immutable, and NodeAffinity's business)."""
+    topologies = []
+    for key in TOPOLOGY_LABELS:
+        value = pv.metadata.labels.get(key)
+        if value is None:
+            continue
+        zones = _label_zones_to_set(value)
+        if zones is not None:
+            topologies.append(_PVTopology(pv.metadata.name, key, zones))
+    return topologies
+
+
 class VolumeZone:
     name = "VolumeZone"
     state_key = "PreFilterVolumeZone"
@@ -104,13 +127,7 @@ class VolumeZone:
             pv = lister.volume(pv_name)
             if pv is None:
                 return [], unresolvable(PV_NOT_FOUND.format(pv_name))
-            for key in TOPOLOGY_LABELS:
-                value = pv.metadata.labels.get(key)
-                if value is None:
-                    continue
-                zones = _label_zones_to_set(value)
-                if zones is not None:
-                    topologies.append(_PVTopology(pv.metadata.name, key, zones))
+            topologies.extend(_pv_topologies(pv))
         return topologies, SUCCESS
 
     def pre_filter(
@@ -144,3 +161,44 @@ class VolumeZone:
             if value is None or value not in topology.values:
                 return unresolvable(ERR_REASON_VOLUME_ZONE_CONFLICT)
         return SUCCESS
+
+    # ------------------------------------------------------------------ events (QueueingHints on)
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """Node Add and label updates (no UpdateNodeTaint: that served the preCheck QueueingHints retired)."""
+        add_or_update = ActionType.ADD | ActionType.UPDATE
+        return [
+            # volumeBindingMode is immutable: only a new WaitForFirstConsumer class can help.
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.STORAGE_CLASS, ActionType.ADD), self.is_schedulable_after_storage_class_added
+            ),
+            ClusterEventWithHint(ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL)),
+            # A new claim, or one whose volumeName got filled.
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.PERSISTENT_VOLUME_CLAIM, add_or_update),
+                self.is_schedulable_after_claim_change,
+            ),
+            # A new PV, or a change of a PV's zone labels.
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.PERSISTENT_VOLUME, add_or_update), self.is_schedulable_after_volume_change
+            ),
+        ]
+
+    def is_schedulable_after_claim_change(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        if not isinstance(new, PersistentVolumeClaim) or not (old is None or isinstance(old, PersistentVolumeClaim)):
+            return QueueingHint.QUEUE
+        return QueueingHint.QUEUE if pod_uses_claim(pod, new) else QueueingHint.QUEUE_SKIP
+
+    def is_schedulable_after_storage_class_added(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        if not isinstance(new, StorageClass):
+            return QueueingHint.QUEUE
+        waits = new.volume_binding_mode == WAIT_FOR_FIRST_CONSUMER
+        return QueueingHint.QUEUE if waits else QueueingHint.QUEUE_SKIP
+
+    def is_schedulable_after_volume_change(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        if not isinstance(new, PersistentVolume) or not (old is None or isinstance(old, PersistentVolume)):
+            return QueueingHint.QUEUE
+        if old is None:
+            return QueueingHint.QUEUE
+        changed = _pv_topologies(old) != _pv_topologies(new)
+        return QueueingHint.QUEUE if changed else QueueingHint.QUEUE_SKIP

@@ -11,6 +11,7 @@ from typing import Any
 
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.types import EMPTY, Pod
+from scheduler_core.scheduler.cluster_events import ClusterEventWithHint, QueueingHint
 from scheduler_core.scheduler.config import CONFIG_DOCUMENT
 from scheduler_core.scheduler.framework import (
     SKIP,
@@ -30,6 +31,12 @@ from scheduler_core.scheduler.plugins.inter_pod_affinity.counts import (
     NodeSums,
     SumsCache,
     full_sums,
+)
+from scheduler_core.scheduler.plugins.inter_pod_affinity.events import (
+    RequiredTermsByPod,
+    after_node_change,
+    after_pod_change,
+    events_to_register,
 )
 from scheduler_core.scheduler.plugins.inter_pod_affinity.filtering import (
     PreFilterState,
@@ -108,6 +115,7 @@ class InterPodAffinity:
         self._anti_affinity = SumsCache()
         self._scores = SumsCache()
         self._parsed: tuple[Pod, PodInfo, str | None] | None = None
+        self._hint_terms = RequiredTermsByPod()
 
     # ------------------------------------------------------------------ helpers
 
@@ -152,6 +160,17 @@ class InterPodAffinity:
         if current.nodes is nodes:
             return cache.sums(signature, current, contribute)
         return full_sums(nodes, contribute)
+
+    # ------------------------------------------------------------------ EnqueueExtensions (events.py)
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        return events_to_register(self.is_schedulable_after_pod_change, self.is_schedulable_after_node_change)
+
+    def is_schedulable_after_pod_change(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        return after_pod_change(pod, old, new, self._hint_terms)
+
+    def is_schedulable_after_node_change(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        return after_node_change(pod, old, new, self._hint_terms)
 
     # ------------------------------------------------------------------ PreFilter / Filter
 

@@ -11,7 +11,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 from scheduler_core.api.selectors import label_selector_matches
-from scheduler_core.api.types import LabelSelector, Pod
+from scheduler_core.api.types import EMPTY, LabelSelector, Pod
 from scheduler_core.scheduler.snapshot import AffinityTerm, PodInfo, WeightedAffinityTerm
 
 # apimachinery/pkg/util/validation: the messages and patterns IsQualifiedName and IsValidLabelValue report.
@@ -139,7 +139,7 @@ def _selector_error(selector: LabelSelector | None) -> str | None:
     return None
 
 
-def _terms_error(terms: Iterable[AffinityTerm]) -> str | None:
+def terms_error(terms: Iterable[AffinityTerm]) -> str | None:
     """getAffinityTerms stops at the first term whose labelSelector or namespaceSelector is invalid."""
     for term in terms:
         problem = _selector_error(term.selector) or _selector_error(term.namespace_selector)
@@ -157,7 +157,7 @@ def pod_parse_error(info: PodInfo) -> str | None:
         ("preferredAffinityTerms", tuple(w.term for w in info.preferred_affinity_terms)),
         ("preferredAntiAffinityTerms", tuple(w.term for w in info.preferred_anti_affinity_terms)),
     ):
-        problem = _terms_error(terms)
+        problem = terms_error(terms)
         if problem:
             problems.append(f"{prefix}: {problem}")
     return _aggregate(problems) if problems else None
@@ -190,6 +190,11 @@ class IncomingTerm:
         return label_selector_matches(self.selector, metadata.labels)
 
 
+def _incoming(term: AffinityTerm, namespaces: frozenset[str], all_namespaces: bool, weight: int) -> IncomingTerm:
+    key = (namespaces, all_namespaces, _selector_key(term.selector), term.topology_key, weight)
+    return IncomingTerm(namespaces, all_namespaces, term.selector, term.topology_key, weight, key)
+
+
 def resolve_term(term: AffinityTerm, weight: int, namespace_labels: Mapping[str, Mapping[str, str]]) -> IncomingTerm:
     namespaces = term.namespaces
     all_namespaces = False
@@ -201,8 +206,16 @@ def resolve_term(term: AffinityTerm, weight: int, namespace_labels: Mapping[str,
             namespaces = namespaces | frozenset(
                 name for name, labels in namespace_labels.items() if label_selector_matches(namespace_selector, labels)
             )
-    key = (namespaces, all_namespaces, _selector_key(term.selector), term.topology_key, weight)
-    return IncomingTerm(namespaces, all_namespaces, term.selector, term.topology_key, weight, key)
+    return _incoming(term, namespaces, all_namespaces, weight)
+
+
+def unmerged_term(term: AffinityTerm) -> IncomingTerm:
+    """The term as upstream's queueing hints read it: GetAffinityTerms without the namespaceSelector
+    merge, matched with nil namespace labels. A namespaceSelector that matches an empty label set
+    ({}, or only NotIn/DoesNotExist) so selects every namespace; any other selects none beyond the
+    listed names (kubernetes#141953, open after v1.34)."""
+    selector = term.namespace_selector
+    return _incoming(term, term.namespaces, selector is not None and label_selector_matches(selector, EMPTY), 0)
 
 
 def resolve_terms(

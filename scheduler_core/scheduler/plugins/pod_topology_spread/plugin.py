@@ -9,6 +9,7 @@ from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.fields import Fields
 from scheduler_core.api.types import Pod, TopologySpreadConstraint
 from scheduler_core.api.validation import qualified_name_problem
+from scheduler_core.scheduler.cluster_events import ClusterEventWithHint, QueueingHint
 from scheduler_core.scheduler.config import CONFIG_DOCUMENT
 from scheduler_core.scheduler.framework import (
     MAX_NODE_SCORE,
@@ -36,6 +37,13 @@ from scheduler_core.scheduler.plugins.pod_topology_spread.common import (
     spread_constraints,
 )
 from scheduler_core.scheduler.plugins.pod_topology_spread.counts import DomainCountsCache
+from scheduler_core.scheduler.plugins.pod_topology_spread.events import (
+    HardConstraints,
+    HardConstraintsByPod,
+    after_node_change,
+    after_pod_change,
+    events_to_register,
+)
 from scheduler_core.scheduler.plugins.pod_topology_spread.filtering import HardConstraint, PreFilterState
 from scheduler_core.scheduler.plugins.pod_topology_spread.scoring import (
     PreScoreState,
@@ -163,6 +171,7 @@ class PodTopologySpread:
         self._hard_defaults = spread_constraints(defaults, {}, DO_NOT_SCHEDULE)
         self._soft_defaults = spread_constraints(defaults, {}, SCHEDULE_ANYWAY)
         self._counts = DomainCountsCache()
+        self._hint_constraints = HardConstraintsByPod()
 
     def _constraints(self, pod: Pod, action: str) -> list[SpreadConstraint]:
         """getConstraints: the pod's own constraints with this action, else the default ones, which
@@ -176,6 +185,24 @@ class PodTopologySpread:
         if selector.is_empty:
             return []
         return [constraint.with_selector(selector) for constraint in defaults]
+
+    # ------------------------------------------------------------------ EnqueueExtensions (events.py)
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        return events_to_register(self.is_schedulable_after_pod_change, self.is_schedulable_after_node_change)
+
+    def is_schedulable_after_pod_change(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        return after_pod_change(pod, old, new, self._hard_constraints)
+
+    def is_schedulable_after_node_change(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
+        return after_node_change(pod, old, new, self._hard_constraints)
+
+    def _hard_constraints(self, pod: Pod) -> HardConstraints:
+        """getConstraints(pod) as the hints read it, kept per pod version."""
+        return self._hint_constraints.get(pod, self.handle.selector_sources, self._hard_constraint_list)
+
+    def _hard_constraint_list(self, pod: Pod) -> list[SpreadConstraint]:
+        return self._constraints(pod, DO_NOT_SCHEDULE)
 
     # ------------------------------------------------------------------ PreFilter
 

@@ -1,0 +1,12 @@
+"""NodeResourcesBalancedAllocation registers no events in v1.34 (a PreScore/Score plugin that does
+not implement EnqueueExtensions), so the framework registers it for every event, as upstream's
+defaultEnqueueExtension."""
+
+from scheduler_core.scheduler.cluster_events import WILDCARD_REGISTRATIONS, EnqueueExtensions, build_queueing_hint_map
+from scheduler_core.scheduler.plugins.node_resources_balanced_allocation import NAME, NodeResourcesBalancedAllocation
+
+
+def test_has_no_registrations_of_its_own_and_gets_every_event() -> None:
+    plugin = NodeResourcesBalancedAllocation({})
+    assert not isinstance(plugin, EnqueueExtensions)
+    assert set(build_queueing_hint_map({NAME: plugin})) == {r.event for r in WILDCARD_REGISTRATIONS}
