@@ -156,6 +156,26 @@ class ExplainQueryForm(LenientForm):
 
 
 @dataclass(frozen=True, slots=True)
+class DescribeNodeQuery:
+    node: str
+    seq: int  # the player's position: the frames applied (0: before the run's first event)
+
+
+class DescribeNodeQueryForm(LenientForm):
+    """Which node to describe (kubectl describe node), at which event of the run."""
+
+    node = forms.CharField(required=False, strip=False)
+    seq = WholeNumber(required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> DescribeNodeQuery:
+        cleaned = cls.cleaned(request.GET)
+        return DescribeNodeQuery(
+            node=(cleaned.get("node") or "")[:MAX_NODE_NAME_CHARS], seq=max(0, _whole(cleaned.get("seq"), 0))
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class ActRequest:
     op: str
     target: str

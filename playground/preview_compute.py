@@ -9,6 +9,7 @@ import contextlib
 import os
 import pickle
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
@@ -18,6 +19,7 @@ from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.qos import qos_class
 from scheduler_core.api.types import Pod
 from scheduler_core.controllers.base import SimulationOptions
+from scheduler_core.explain.kubectl_resources import pod_requests_and_limits
 from scheduler_core.scheduler.resources import requested_by_node
 from scheduler_core.simulation.simulation import Simulation
 from scheduler_core.simulation.state import owner_of
@@ -48,6 +50,10 @@ class PodView:
     phase: str
     qos: str
     owner: str
+    # What `kubectl describe node` counts the pod for (explain/kubectl_resources.py): the node detail
+    # describes its node at the scenario's state from these. Pods of one template share the dicts.
+    requests: Mapping[str, int] = field(default_factory=dict)
+    limits: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -128,13 +134,30 @@ def _simulate(document: str, limits: Limits, parsed: list[bytes] | None = None) 
     for node_name, requested in requested_by_node(pods).items():
         usage = result.usage.setdefault(node_name, NodeUsage())
         usage.cpu, usage.memory, usage.pods = requested.cpu, requested.memory, requested.pods
+    amounts = _SharedAmounts()
     for pod in sorted(pods, key=lambda p: (p.namespace, p.name)):
         view = PodView(pod.key, pod.name, pod.namespace, pod.status.phase, qos_class(pod), owner_of(pod) or "")
+        view.requests, view.limits = amounts.of(pod)
         if pod.spec.node_name:  # a finished pod is shown on its node, and holds nothing there
             result.usage.setdefault(pod.spec.node_name, NodeUsage()).pod_views.append(view)
         else:
             result.pending.append((view, failures.get(f"Pod/{pod.namespace}/{pod.name}", "waiting to be scheduled")))
     return result
+
+
+class _SharedAmounts:
+    """Each distinct resource list once: 50,000 pods of a few templates hold a few dicts, in memory
+    and in the pickle a sandbox sends back."""
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[tuple[str, int], ...], Mapping[str, int]] = {}
+
+    def of(self, pod: Pod) -> tuple[Mapping[str, int], Mapping[str, int]]:
+        requests, limits = pod_requests_and_limits(pod)
+        return self._shared(requests), self._shared(limits)
+
+    def _shared(self, amounts: dict[str, int]) -> Mapping[str, int]:
+        return self._known.setdefault(tuple(sorted(amounts.items())), amounts)
 
 
 STARTED = "started"  # a sandbox's receipt for a job, before it computes

@@ -16,7 +16,10 @@ from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import Manifest, load_manifests
 from scheduler_core.api.object_manifest import objects_manifests
 from scheduler_core.api.timeline import DurationError, parse_duration
+from scheduler_core.api.types import Node
 from scheduler_core.api.yaml_loader import MAX_YAML_BYTES
+from scheduler_core.explain.describe_node import describe_node
+from scheduler_core.explain.describe_node_text import node_text
 from scheduler_core.explain.explain import Explanation, explain
 from scheduler_core.scheduler.config import CONFIG_DOCUMENT, SchedulerConfiguration, parse_configuration
 from scheduler_core.simulation.simulation import Simulation
@@ -181,6 +184,13 @@ def _run_simulate(args: argparse.Namespace, out: TextIO) -> int:
         _render_events(seen, now, out)
         return 0
     final = simulation.cluster if cluster is None else cluster
+    if args.describe_node is not None:
+        node = final.get(Node, args.describe_node)
+        if node is None:
+            raise UsageError(f'--describe-node: nodes "{args.describe_node}" not found')
+        now = simulation.now if cluster is None else cluster.events[-1].time
+        out.write(node_text(describe_node(final, node, now)))
+        return 0
     state = cluster_state(final, simulation.now if cluster is None else cluster.events[-1].time)
     if args.output == "jsonl":
         out.write(json.dumps({"state": state}, ensure_ascii=False) + "\n")
@@ -286,6 +296,11 @@ def build_parser() -> argparse.ArgumentParser:
         default="json",
         help="json: the state and every raw event; jsonl: one line per event as it happens; "
         "events: the events at the end as `kubectl events -A` lists them",
+    )
+    simulate_cmd.add_argument(
+        "--describe-node",
+        metavar="NAME",
+        help="print `kubectl describe node NAME` at the end (or at --at-event N) instead of -o",
     )
     simulate_cmd.set_defaults(run=_run_simulate)
 

@@ -13,7 +13,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_POST
 
-from playground import runs
+from playground import node_describe, runs
 from playground.forms import (
     ClaimEditForm,
     ExportForm,
@@ -95,7 +95,12 @@ def board_partial(request: HttpRequest, slug: str) -> HttpResponse:
         card = next((card for card in context["cards"] if card["node"].name == node), None)
         if card is None:
             raise Http404("no such node")
-        return render(request, "board/node_detail.html", context | {"card": card, "expand": True})
+        # kubectl describe node at the scenario's state; a watched run's replaces it (node-describe.js).
+        described = node_describe.in_scenario(card["node"], context["placement"])
+        describe = node_describe.context(described, name=node) | {
+            "describe_placing": context["updating"] or not context["placement"].ready
+        }
+        return render(request, "board/node_detail.html", context | describe | {"card": card, "expand": True})
     return render(request, "scenario.html#board", context)
 
 

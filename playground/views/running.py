@@ -10,10 +10,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from playground import acting, board, offloaded, parsed_versions, run_replay, run_state_builder, runs
+from playground import acting, board, node_describe, offloaded, parsed_versions, run_replay, run_state_builder, runs
 from playground.broadcast import notify_scenario_changed
 from playground.explain_table import explain_table
-from playground.forms import ActForm, ExplainQueryForm, RunStartForm, TrafficQueryForm
+from playground.forms import ActForm, DescribeNodeQueryForm, ExplainQueryForm, RunStartForm, TrafficQueryForm
 from playground.gc_pause import collector_paused
 from playground.models import Run, Scenario
 from playground.ratelimit import rate_limited
@@ -179,6 +179,49 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         "explain_path": request.path,
     }
     return render(request, "explain.html", context)
+
+
+@rate_limited("inspect")
+def describe_node_at(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """`kubectl describe node` at one event of a run, for the node detail (templates/describe_node.html).
+    As an explanation: from the run kept here, a short stretch replayed inline, a long one off the
+    request (the panel asks again)."""
+    asked = DescribeNodeQueryForm.of(request)
+    name, seq = asked.node, asked.seq
+    base = node_describe.context(None, name=name, seq=seq) | {"describe_run": True}
+    run = Run.objects.filter(scenario__slug=slug, pk=run_id).with_version().first()
+    if run is None:
+        gone = f"Run {run_id} no longer exists: older runs are deleted (the newest of each scenario are kept)."
+        return render(request, "describe_node.html", base | {"describe_error": gone}, status=404)
+    run_state = run_state_builder.state(run)
+    if run_state.error:
+        return render(request, "describe_node.html", base | {"describe_error": run_state.error}, status=422)
+    if run_state.preparing:
+        preparing = {"describe_preparing": run_state, "describe_poll_url": request.get_full_path()}
+        return render(request, "describe_node.html", base | preparing, status=202)
+    try:
+        if run_state.kept is not None:
+            described = node_describe.in_kept_run(run_state.kept, name, seq)
+        elif seq <= run_state_builder.INLINE_FRAMES:  # a short stretch of a run: replayed here, as cheap
+            described = node_describe.in_replay(run, name, seq)
+        else:  # a long stretch of a run under way: replayed off the request, the panel asks again
+            key = ("describe-node", run.pk, run.version.permalink, run.seed, name, seq)
+            described = offloaded.answer(
+                key,
+                lambda: node_describe.in_replay(run, name, seq),
+                prepare=lambda: run_replay.load_for_replay(run),
+                supersedes=("describe-node", run.pk),  # a playing run asks for a newer event every second
+            )
+            if isinstance(described, offloaded.Pending):
+                preparing = {"describe_preparing": described, "describe_poll_url": request.get_full_path()}
+                return render(request, "describe_node.html", base | preparing, status=202)
+    except ManifestError as error:
+        return render(request, "describe_node.html", base | {"describe_error": error.message}, status=422)
+    except SimulationLimitError as error:  # the replay's CPU budget (run_simulations.MAX_REPLAY_CPU_SECONDS)
+        return render(
+            request, "describe_node.html", base | {"describe_error": f"{error} (a replay's limit)"}, status=422
+        )
+    return render(request, "describe_node.html", base | {"describe": described})
 
 
 @rate_limited("inspect")

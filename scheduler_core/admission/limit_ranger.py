@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from scheduler_core.admission.priority import AdmissionError
-from scheduler_core.api.quantity import format_decimal_si, format_quantity
+from scheduler_core.api.quantity import add_amounts, format_decimal_si, format_quantity, keep_max_amounts
 from scheduler_core.api.types import Container, Pod, ResourceRequirements
 from scheduler_core.api.workloads import LimitRange, LimitRangeItem
 
@@ -188,36 +188,25 @@ def _check(
             errors.append(error)
 
 
-def _add(total: dict[str, int], amounts: Mapping[str, int]) -> None:
-    for name, amount in amounts.items():
-        total[name] = total.get(name, 0) + amount
-
-
-def _keep_max(total: dict[str, int], amounts: Mapping[str, int]) -> None:
-    for name, amount in amounts.items():
-        if name not in total or amount > total[name]:
-            total[name] = amount
-
-
 def pod_totals(pod: Pod, limits: bool) -> dict[str, int]:
     """The limitranger's own podRequests/podLimits: containers add up, init containers count at
     their peak, sidecars (restartPolicy Always) add to both. No overhead, no pod-level resources."""
     total: dict[str, int] = {}
     for container in pod.spec.containers:
-        _add(total, container.resources.limits if limits else container.resources.requests)
+        add_amounts(total, container.resources.limits if limits else container.resources.requests)
     sidecars: dict[str, int] = {}
     init_peak: dict[str, int] = {}
     for container in pod.spec.init_containers:
         amounts = container.resources.limits if limits else container.resources.requests
         if container.restart_policy == "Always":
-            _add(total, amounts)
-            _add(sidecars, amounts)
+            add_amounts(total, amounts)
+            add_amounts(sidecars, amounts)
             running = dict(sidecars)
         else:
             running = dict(amounts)
-            _add(running, sidecars)
-        _keep_max(init_peak, running)
-    _keep_max(total, init_peak)
+            add_amounts(running, sidecars)
+        keep_max_amounts(init_peak, running)
+    keep_max_amounts(total, init_peak)
     return total
 
 

@@ -19,7 +19,8 @@ Conventions:
   (ObjectMeta.deletion_timestamp, which the resource quota controller and the preemption dry run
   add the grace period to); parse.parse_metadata subtracts the grace period again.
 - A Pod's status carries its conditions as the API shows them (api/pod_conditions.conditions_of),
-  its QoS class, and its containers' states (api/container_states.py).
+  its QoS class, and its containers' states (api/container_states.py). A Node's, its conditions
+  as its kubelet and the node lifecycle controller wrote them (api/node_conditions.node_conditions).
 """
 
 from collections.abc import Callable, Iterable, Mapping
@@ -36,6 +37,7 @@ from scheduler_core.api.manifest_writer import (
     taint_manifest,
     toleration_manifest,
 )
+from scheduler_core.api.node_conditions import node_conditions
 from scheduler_core.api.pod_conditions import conditions_of
 from scheduler_core.api.qos import qos_class
 from scheduler_core.api.quantity import format_milli_cpu, format_quantity
@@ -48,6 +50,7 @@ from scheduler_core.api.types import (
     Namespace,
     Node,
     NodeAffinity,
+    NodeCondition,
     NodeSelector,
     ObjectMeta,
     OwnerReference,
@@ -113,10 +116,6 @@ API_VERSIONS = {
     "StorageClass": "storage.k8s.io/v1",
 }
 CLUSTER_SCOPED = frozenset({"Node", "Namespace", "PriorityClass", "PersistentVolume", "StorageClass"})
-
-# The Node Ready condition as the kubelet and the node lifecycle controller write it.
-KUBELET_READY = ("True", "KubeletReady", "kubelet is posting ready status")
-NODE_STATUS_UNKNOWN = ("Unknown", "NodeStatusUnknown", "Kubelet stopped posting node status.")
 
 
 class Stored(Protocol):
@@ -417,8 +416,20 @@ def _taint(taint: Taint) -> Manifest:
     return _compact({**taint_manifest(taint), "timeAdded": _time(taint.time_added)})
 
 
+def _node_condition(condition: NodeCondition) -> Manifest:
+    return _compact(
+        {
+            "type": condition.type,
+            "status": condition.status,
+            "lastHeartbeatTime": _time(condition.last_heartbeat_time),
+            "lastTransitionTime": _time(condition.last_transition_time),
+            "reason": condition.reason or None,
+            "message": condition.message or None,
+        }
+    )
+
+
 def _node(node: Node) -> Manifest:
-    status, reason, message = KUBELET_READY if node.status.ready else NODE_STATUS_UNKNOWN
     images = (
         _compact({"names": list(image.names), "sizeBytes": image.size_bytes or None}) for image in node.status.images
     )
@@ -434,7 +445,7 @@ def _node(node: Node) -> Manifest:
             {
                 "capacity": _quantities(node.status.capacity),
                 "allocatable": _quantities(node.status.allocatable),
-                "conditions": [{"type": "Ready", "status": status, "reason": reason, "message": message}],
+                "conditions": [_node_condition(condition) for condition in node_conditions(node)],
                 "images": _list(images),
             }
         ),

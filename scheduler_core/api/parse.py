@@ -20,6 +20,7 @@ from scheduler_core.api.types import (
     Namespace,
     Node,
     NodeAffinity,
+    NodeCondition,
     NodeSelector,
     NodeSelectorRequirement,
     NodeSelectorTerm,
@@ -606,12 +607,29 @@ def parse_node(fields: Fields) -> Node:
         for image in status_fields.objects("images"):
             image.reject_unknown({"names", "sizeBytes"})
             images.append(ContainerImage(names=image.strings("names"), size_bytes=image.integer("sizeBytes", 0) or 0))
-        ready = True
-        for condition in status_fields.objects("conditions"):
-            if condition.data.get("type") == "Ready":
-                ready = condition.data.get("status") == "True"
-        status = NodeStatus(capacity=capacity, allocatable=allocatable, images=tuple(images), ready=ready)
+        conditions = tuple(
+            parse_node_condition(condition)
+            for condition in status_fields.objects("conditions")
+            if condition.data.get("type") is not None
+        )
+        # Ready unless its Ready condition says otherwise (a node without conditions is a healthy one).
+        ready = all(condition.status == "True" for condition in conditions if condition.type == "Ready")
+        status = NodeStatus(
+            capacity=capacity, allocatable=allocatable, images=tuple(images), ready=ready, conditions=conditions
+        )
     return Node(metadata=metadata, spec=spec, status=status)
+
+
+def parse_node_condition(fields: Fields) -> NodeCondition:
+    """One of status.conditions, kept as written: the kubelet's four, or any other (NetworkUnavailable)."""
+    return NodeCondition(
+        type=fields.string("type"),
+        status=fields.one_of("status", ("True", "False", "Unknown"), default="Unknown") or "Unknown",
+        reason=fields.string("reason"),
+        message=fields.string("message"),
+        last_heartbeat_time=parse_timestamp(fields, "lastHeartbeatTime"),
+        last_transition_time=parse_timestamp(fields, "lastTransitionTime"),
+    )
 
 
 # ---------------------------------------------------------------------------- policy objects

@@ -9,6 +9,7 @@ zero), which is why a request of "0.1m" CPU counts as 1 millicore.
 import functools
 import math
 import re
+from collections.abc import Mapping
 from fractions import Fraction
 
 from scheduler_core.api.errors import QuantityError
@@ -147,3 +148,16 @@ def format_quantity(name: str, amount: int) -> str:
     if name in BYTE_RESOURCES or name.startswith(("hugepages-", "requests.hugepages-")):
         return format_bytes(amount)
     return format_decimal_si(amount)
+
+
+def add_amounts(total: dict[str, int], amounts: Mapping[str, int]) -> None:
+    """Adds each resource's amount to the running total (a pod's containers summed)."""
+    for name, amount in amounts.items():
+        total[name] = total.get(name, 0) + amount
+
+
+def keep_max_amounts(total: dict[str, int], amounts: Mapping[str, int]) -> None:
+    """Raises each resource's total to the amount when larger (init containers' peak)."""
+    for name, amount in amounts.items():
+        if name not in total or amount > total[name]:
+            total[name] = amount

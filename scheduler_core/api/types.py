@@ -354,12 +354,45 @@ class NodeSpec:
     taints: tuple[Taint, ...] = ()
 
 
+# The conditions a node's kubelet posts (k8s.io/api/core/v1 NodeConditionType), in the order its
+# status setters append them (Ready last), with the status each has on a healthy node.
+NODE_CONDITION_HEALTHY_STATUS: Mapping[str, str] = MappingProxyType(
+    {"MemoryPressure": "False", "DiskPressure": "False", "PIDPressure": "False", "Ready": "True"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeCondition:
+    """One of a node's status.conditions, as the kubelet or the node lifecycle controller writes it.
+    Times are simulated seconds."""
+
+    type: str  # Ready, MemoryPressure, DiskPressure, PIDPressure (or any a manifest names)
+    status: str  # "True", "False" or "Unknown"
+    reason: str = ""
+    message: str = ""
+    last_heartbeat_time: float | None = None
+    last_transition_time: float | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class NodeStatus:
     capacity: ResourceList = NO_RESOURCES
     allocatable: ResourceList = NO_RESOURCES
     images: tuple[ContainerImage, ...] = ()
+    # Whether the Ready condition is True: what every reader of a node's health reads. Whoever
+    # writes conditions keeps it in step (api/node_conditions.py); `conditions` holds them as
+    # written, () until someone writes one (api/node_conditions.node_conditions lists them all).
     ready: bool = True
+    conditions: tuple[NodeCondition, ...] = ()
+
+    def condition_statuses(self) -> dict[str, str]:
+        """Each condition type's status as api/node_conditions.node_conditions lists them: the ones
+        written, the kubelet's healthy ones where none is, Ready as `ready` says. What the scheduler
+        compares between two versions of a node (extractNodeConditionsChange)."""
+        statuses = {**NODE_CONDITION_HEALTHY_STATUS, **{c.type: c.status for c in self.conditions}}
+        if self.ready != (statuses["Ready"] == "True"):
+            statuses["Ready"] = "True" if self.ready else "Unknown"
+        return statuses
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,16 +1,17 @@
 """The node lifecycle controller (pkg/controller/nodelifecycle) and the kubelet's node heartbeat.
 
 `node-down` stops a node's kubelet: it no longer renews its lease or posts status. After the node
-monitor grace period (nodeMonitorGracePeriod, 50s since v1.32) the controller sets the node's
-Ready condition to Unknown (status.ready False), records NodeNotReady ("Node NAME status is now:
-NodeNotReady"), marks the node's ready pods not ready (MarkPodsNotReady: Warning NodeNotReady
-"Node is not ready" on each), and taints the node node.kubernetes.io/unreachable with NoExecute
-(timeAdded now: the taint eviction controller's clock) and NoSchedule (TaintNodesByCondition).
+monitor grace period (nodeMonitorGracePeriod, 50s since v1.32) the controller sets the node's Ready
+condition, and the kubelet's pressure conditions, to Unknown (api/node_conditions.py; status.ready
+False), records NodeNotReady ("Node NAME status is now: NodeNotReady"), marks the node's ready pods
+not ready (MarkPodsNotReady: Warning NodeNotReady "Node is not ready" on each), and taints the node
+node.kubernetes.io/unreachable with NoExecute (timeAdded now: the taint eviction controller's
+clock) and NoSchedule (TaintNodesByCondition).
 
-`node-up` starts the kubelet again: it posts Ready (events from the kubelet: Starting, the
-pressure conditions back to normal, NodeReady), the controller removes the unreachable taints, and
-the kubelet re-probes the pods it runs (ready again after their readiness delay). A node that comes
-back within the grace period was never marked.
+`node-up` starts the kubelet again: it posts its conditions, Ready and the pressure ones back to
+normal (events from the kubelet: Starting, NodeHasSufficientMemory..., NodeReady), the controller
+removes the unreachable taints, and the kubelet re-probes the pods it runs (ready again after their
+readiness delay). A node that comes back within the grace period was never marked.
 
 A node that reports Ready False by itself (a manifest's Ready condition False) gets the
 node.kubernetes.io/not-ready taints instead, and loses them once Ready; turning from Ready to
@@ -25,6 +26,7 @@ since it only reads status.ready.
 from dataclasses import replace
 
 from scheduler_core.api.errors import ActionError
+from scheduler_core.api.node_conditions import HEALTHY, with_kubelet_post, with_kubelet_stopped
 from scheduler_core.api.pod_conditions import with_ready
 from scheduler_core.api.timeline import Action
 from scheduler_core.api.types import NO_EXECUTE, NO_SCHEDULE, Node, Pod, Taint
@@ -117,9 +119,8 @@ class NodeLifecycleController:
         kept = _without(node.spec.taints, (TAINT_NODE_UNREACHABLE, TAINT_NODE_NOT_READY))
         taints = (*kept, *_taints_for(TAINT_NODE_UNREACHABLE, now))
         self._seen_ready[name] = False
-        updated = self.ctx.cluster.update(
-            replace(node, spec=replace(node.spec, taints=taints), status=replace(node.status, ready=False))
-        )
+        stopped = with_kubelet_stopped(node, now)  # Ready (and the pressure conditions) Unknown
+        updated = self.ctx.cluster.update(replace(stopped, spec=replace(node.spec, taints=taints)))
         if was_ready:
             record(self.ctx, updated, NODE_NOT_READY, NODE_STATUS_MESSAGE.format(name, NODE_NOT_READY), source=SOURCE)
             self._mark_pods_not_ready(name)
@@ -146,9 +147,8 @@ class NodeLifecycleController:
         record(self.ctx, node, NODE_READY, NODE_STATUS_MESSAGE.format(name, NODE_READY), source=KUBELET_SOURCE)
         taints = _without(node.spec.taints, (TAINT_NODE_UNREACHABLE, TAINT_NODE_NOT_READY))
         self._seen_ready[name] = True
-        self.ctx.cluster.update(
-            replace(node, spec=replace(node.spec, taints=taints), status=replace(node.status, ready=True))
-        )
+        posted = with_kubelet_post(node, self.ctx.now, HEALTHY)  # its first post: every condition back from Unknown
+        self.ctx.cluster.update(replace(posted, spec=replace(node.spec, taints=taints)))
         for pod in self.ctx.cluster.pods_on_node(name):
             if pod.status.phase == "Running" and not pod.status.ready and pod.metadata.deletion_timestamp is None:
                 self._probe_later(pod)

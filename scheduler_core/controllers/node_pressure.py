@@ -9,19 +9,20 @@ Only Running pods use memory (a terminating pod until it is gone).
 
 Every 10 seconds (the eviction manager's monitoring interval, on the simulated clock) a node whose
 kubelet is up compares memory.available, its allocatable memory minus what its pods use, with the
-default hard eviction threshold memory.available<100Mi. Below it, the node gets MemoryPressure
-(the kubelet records NodeHasInsufficientMemory; the taint node.kubernetes.io/memory-pressure:
-NoSchedule, which the node lifecycle controller adds for that condition, is set here) and one pod
-is evicted per interval, ranked as rankMemoryPressure does: pods using more than their request
-first, then lower priority, then the larger use above the request. So BestEffort pods go first,
-then Burstable ones over their requests, and Guaranteed pods last. Critical pods (priority from
-system-cluster-critical up) are never evicted. The evicted pod fails at once (hard thresholds
-have no grace period) with Warning Evicted "The node was low on resource: memory. Threshold
-quantity: 100Mi, available: 92160Ki. Container app was using 600Mi, request is 100Mi, has larger
-consumption of memory. " (upstream's text, trailing space included) and the kubelet's Killing. The
-condition clears 5 minutes (evictionPressureTransitionPeriod) after pressure was last seen
-(NodeHasSufficientMemory, taint removed). Containers above their limit are OOM-killed in a real
-cluster; that is not simulated.
+default hard eviction threshold memory.available<100Mi. Below it, the node's MemoryPressure
+condition turns True (KubeletHasInsufficientMemory, api/node_conditions.py; the kubelet records
+NodeHasInsufficientMemory; the taint node.kubernetes.io/memory-pressure:NoSchedule, which the node
+lifecycle controller adds for that condition, is set here with it) and one pod is evicted per
+interval, ranked as rankMemoryPressure does: pods using more than their request first, then lower
+priority, then the larger use above the request. So BestEffort pods go first, then Burstable ones
+over their requests, and Guaranteed pods last. Critical pods (priority from system-cluster-critical
+up) are never evicted. The evicted pod fails at once (hard thresholds have no grace period) with
+Warning Evicted "The node was low on resource: memory. Threshold quantity: 100Mi, available:
+92160Ki. Container app was using 600Mi, request is 100Mi, has larger consumption of memory. "
+(upstream's text, trailing space included) and the kubelet's Killing. The condition clears 5
+minutes (evictionPressureTransitionPeriod) after pressure was last seen (False,
+KubeletHasSufficientMemory; NodeHasSufficientMemory, taint removed). Containers above their limit
+are OOM-killed in a real cluster; that is not simulated.
 """
 
 import math
@@ -30,6 +31,13 @@ from dataclasses import replace
 
 from scheduler_core.api import quantity
 from scheduler_core.api.errors import QuantityError
+from scheduler_core.api.node_conditions import (
+    INSUFFICIENT_MEMORY,
+    MEMORY_PRESSURE,
+    SUFFICIENT_MEMORY,
+    has_condition,
+    with_kubelet_post,
+)
 from scheduler_core.api.pod_conditions import DISRUPTION_TARGET, TERMINATION_BY_KUBELET, with_condition, with_ready
 from scheduler_core.api.quantity import format_binary_si, format_bytes
 from scheduler_core.api.types import MEMORY, NO_SCHEDULE, Container, Node, Pod, Taint
@@ -135,7 +143,6 @@ class NodePressureEviction:
         self._armed_idle: dict[str, bool] = {}
         self._by_node: dict[str, dict[str, None]] = {}  # node -> keys of the pods bound to it
         self._last_pressure: dict[str, float] = {}
-        self._condition: set[str] = set()  # nodes with MemoryPressure
 
     def on_change(self, change: Change[StoredObject]) -> None:
         if (pod_change := change.of(Pod)) is not None:
@@ -152,7 +159,6 @@ class NodePressureEviction:
         elif (node_change := change.of(Node)) is not None:
             if change.type is ChangeType.DELETED:
                 self._last_pressure.pop(change.key, None)
-                self._condition.discard(change.key)
                 self._by_node.pop(change.key, None)
                 return
             old, new = node_change.old, node_change.latest
@@ -168,7 +174,7 @@ class NodePressureEviction:
             if self._pressure(node):
                 # Idle when nothing can be evicted: lasting pressure alone does not keep a run going.
                 self._arm(name, self._next_tick(), idle=not self._candidates(node))
-            elif name in self._condition:
+            elif has_condition(node, MEMORY_PRESSURE):
                 self._arm(name, self._last_pressure.get(name, self.ctx.now) + PRESSURE_TRANSITION_PERIOD)
         return False
 
@@ -240,23 +246,22 @@ class NodePressureEviction:
         self.dirty.mark(name)  # look again: still under pressure, or waiting for the condition to clear
 
     def _set_condition(self, node: Node, pressure: bool) -> Node:
+        """MemoryPressureCondition, the kubelet's setter: the condition flips (an event says so), with
+        the taint the node lifecycle controller keeps in step with it."""
         name = node.name
-        if pressure == (name in self._condition):
+        if pressure == has_condition(node, MEMORY_PRESSURE):
             return node
         if pressure:
-            self._condition.add(name)
-            reason = NODE_HAS_INSUFFICIENT_MEMORY
+            reason, state = NODE_HAS_INSUFFICIENT_MEMORY, INSUFFICIENT_MEMORY
             taints = (*node.spec.taints, Taint(key=TAINT_NODE_MEMORY_PRESSURE, effect=NO_SCHEDULE))
         else:
-            self._condition.discard(name)
-            reason = NODE_HAS_SUFFICIENT_MEMORY
+            reason, state = NODE_HAS_SUFFICIENT_MEMORY, SUFFICIENT_MEMORY
             taints = tuple(
                 t for t in node.spec.taints if not (t.key == TAINT_NODE_MEMORY_PRESSURE and t.effect == NO_SCHEDULE)
             )
         record(self.ctx, node, reason, NODE_STATUS_MESSAGE.format(name, reason), source=SOURCE)
-        if taints == node.spec.taints:
-            return node
-        updated: Node = self.ctx.cluster.update(replace(node, spec=replace(node.spec, taints=taints)))
+        posted = with_kubelet_post(node, self.ctx.now, {MEMORY_PRESSURE: state})
+        updated: Node = self.ctx.cluster.update(replace(posted, spec=replace(node.spec, taints=taints)))
         return updated
 
     def _evict_one(self, node: Node, available: int) -> None:

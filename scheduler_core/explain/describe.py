@@ -15,20 +15,9 @@ from scheduler_core.api.container_states import (
 from scheduler_core.api.pod_conditions import conditions_of, is_pod_terminal
 from scheduler_core.api.qos import qos_class
 from scheduler_core.api.types import Pod, PodCondition
+from scheduler_core.explain.object_events import DescribedEvent, described_events
 from scheduler_core.store.cluster import Cluster
-from scheduler_core.store.event_correlation import EventCorrelator, EventRow, event_rows, human_duration, last_seen
-from scheduler_core.store.events import object_ref
-
-
-@dataclass(frozen=True, slots=True)
-class DescribedEvent:
-    """A row of the Events table: Type, Reason, Age, From, Message."""
-
-    type: str
-    reason: str
-    age: str  # "5s", or "5s (x3 over 2m)"
-    source: str
-    message: str
+from scheduler_core.store.event_correlation import human_duration
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,17 +74,12 @@ class PodDescription:
                 {"name": c.name, "image": c.image, "state": c.state, "ready": c.ready, "restartCount": c.restart_count}
                 for c in self.containers
             ],
-            "events": [
-                {"type": e.type, "reason": e.reason, "age": e.age, "from": e.source, "message": e.message}
-                for e in self.events
-            ],
+            "events": [event.as_dict() for event in self.events],
         }
 
 
 def describe_pod(cluster: Cluster, pod: Pod, now: float) -> PodDescription:
-    """`kubectl describe pod` at simulated time `now`. Its events are this pod's (this UID's): their
-    repeats are counted on their own, which is the whole run's count unless more than 4,096 other
-    objects' events came between two of them (the reporters' caches, store/event_correlation.py)."""
+    """`kubectl describe pod` at simulated time `now`, with this pod's (this UID's) events."""
     owner = pod.metadata.controller_ref()
     status, grace = pod.status.phase, None
     if pod.metadata.deletion_timestamp is not None and not is_pod_terminal(pod):
@@ -121,7 +105,7 @@ def describe_pod(cluster: Cluster, pod: Pod, now: float) -> PodDescription:
         conditions=conditions_of(pod),
         at=now,
         containers=[_container(state) for state in (*init_container_states(pod), *container_states(pod))],
-        events=[_described(row, now) for row in _rows_of(cluster, pod)],
+        events=described_events(cluster, "Pod", pod.namespace, pod.name, pod.metadata.uid, now),
     )
 
 
@@ -133,15 +117,3 @@ def _container(state: ContainerState) -> DescribedContainer:
     else:
         words = f"Waiting ({state.reason})"
     return DescribedContainer(state.name, state.image, words, state.ready, state.restart_count)
-
-
-def _rows_of(cluster: Cluster, pod: Pod) -> list[EventRow]:
-    ref = object_ref("Pod", pod.namespace, pod.name)
-    uid = pod.metadata.uid
-    correlator = EventCorrelator()
-    own = [event for event in cluster.events if event.object == ref and event.uid in (uid, "")]
-    return event_rows([(event, correlator.observe(event)) for event in own])
-
-
-def _described(row: EventRow, now: float) -> DescribedEvent:
-    return DescribedEvent(row.last.type, row.last.reason, last_seen(row, now), row.last.source, row.message.strip())

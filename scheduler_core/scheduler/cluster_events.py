@@ -212,7 +212,7 @@ def node_scheduling_properties_change(new: Node, old: Node) -> list[ClusterEvent
         actions.append(ActionType.UPDATE_NODE_LABEL)
     if new.spec.taints != old.spec.taints:
         actions.append(ActionType.UPDATE_NODE_TAINT)
-    if new.status.ready != old.status.ready:
+    if new.status.condition_statuses() != old.status.condition_statuses():
         actions.append(ActionType.UPDATE_NODE_CONDITION)
     if new.metadata.annotations != old.metadata.annotations:
         actions.append(ActionType.UPDATE_NODE_ANNOTATION)

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from scheduler_core.api.pod_conditions import is_pod_terminal
+from scheduler_core.api.quantity import add_amounts, keep_max_amounts
 from scheduler_core.api.types import CPU, MEMORY, Container, Pod
 
 # pkg/scheduler/util: requests assumed for a container that sets none, for scoring only.
@@ -36,35 +37,25 @@ def _container_requests(container: Container, non_missing: Mapping[str, int] | N
     return filled
 
 
-def _add(total: dict[str, int], amounts: Mapping[str, int]) -> None:
-    for name, amount in amounts.items():
-        total[name] = total.get(name, 0) + amount
-
-
-def _keep_max(total: dict[str, int], amounts: Mapping[str, int]) -> None:
-    for name, amount in amounts.items():
-        total[name] = max(total.get(name, amount), amount)
-
-
 def pod_requests(pod: Pod, non_missing: Mapping[str, int] | None = None) -> dict[str, int]:
     """The pod's effective requests. ``non_missing`` fills in requests a container leaves out."""
     requests: dict[str, int] = {}
     for container in pod.spec.containers:
-        _add(requests, _container_requests(container, non_missing))
+        add_amounts(requests, _container_requests(container, non_missing))
 
     sidecars: dict[str, int] = {}
     init_peak: dict[str, int] = {}
     for container in pod.spec.init_containers:
         container_requests = _container_requests(container, non_missing)
         if container.restart_policy == "Always":
-            _add(requests, container_requests)
-            _add(sidecars, container_requests)
-            _keep_max(init_peak, sidecars)
+            add_amounts(requests, container_requests)
+            add_amounts(sidecars, container_requests)
+            keep_max_amounts(init_peak, sidecars)
         else:
             running = dict(container_requests)
-            _add(running, sidecars)
-            _keep_max(init_peak, running)
-    _keep_max(requests, init_peak)
+            add_amounts(running, sidecars)
+            keep_max_amounts(init_peak, running)
+    keep_max_amounts(requests, init_peak)
 
     pod_level = pod.spec.resources
     if pod_level is not None and pod_level.requests:
@@ -72,7 +63,7 @@ def pod_requests(pod: Pod, non_missing: Mapping[str, int] | None = None) -> dict
             if is_pod_level_resource(name):
                 requests[name] = amount
 
-    _add(requests, pod.spec.overhead)
+    add_amounts(requests, pod.spec.overhead)
     return requests
 
 

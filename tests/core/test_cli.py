@@ -230,3 +230,18 @@ def test_simulate_lists_the_events_as_kubectl_events_does():
         for row in rows
     )
     assert sum("FailedScheduling" in line for line in lines) == 3  # urgent's two messages, latecomer's one
+
+
+def test_simulate_describes_a_node_as_kubectl_does_at_an_event():
+    source = str(DATA / "node_memory_pressure.yaml")
+    _, events, _ = run("simulate", "-f", source, "-o", "jsonl")
+    evicted = next(json.loads(line) for line in events.splitlines() if '"Evicted"' in line)
+    status, out, _ = run("simulate", "-f", source, "--at-event", str(evicted["seq"]), "--describe-node", "worker1")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["Name:", "worker1"]
+    condition = next(line.split() for line in lines if line.strip().startswith("MemoryPressure"))
+    assert condition[:2] == ["MemoryPressure", "True"] and "KubeletHasInsufficientMemory" in condition
+    assert any(line.startswith("Non-terminated Pods:") for line in lines)
+    status, _, err = run("simulate", "-f", source, "--describe-node", "nope")
+    assert status == EXIT_BAD_INPUT and 'nodes "nope" not found' in err

@@ -12,6 +12,7 @@ import pytest
 
 from scheduler_core.api.manifest_writer import dump_yaml
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.node_conditions import node_conditions
 from scheduler_core.api.object_manifest import object_manifest, objects_manifests
 from scheduler_core.api.pod_conditions import WRITTEN_POD_CONDITIONS, conditions_of
 from scheduler_core.api.types import (
@@ -100,6 +101,10 @@ def as_read_back(obj: Any) -> Any:
             return replace(obj, used={})  # status.used not read: the quota controller counts it again
         case PodDisruptionBudget():
             return replace(obj, status=replace(obj.status, conditions=()))  # counts read, conditions not
+        case Node():
+            # Written as the API shows them: the kubelet's four conditions, those not stored yet as it
+            # posted them at the node's creation; the parser reads them all.
+            return replace(obj, status=replace(obj.status, conditions=node_conditions(obj)))
     return obj
 
 
@@ -669,6 +674,7 @@ def test_a_job_that_completed(cluster: Cluster) -> None:
 
 def test_a_cordoned_node_with_a_taint(cluster: Cluster) -> None:
     node = only(cluster, Node, "n2")
+    at_creation = {"lastHeartbeatTime": "1970-01-01T00:00:00Z", "lastTransitionTime": "1970-01-01T00:00:00Z"}
     assert object_manifest(node) == {
         "apiVersion": "v1",
         "kind": "Node",
@@ -677,13 +683,15 @@ def test_a_cordoned_node_with_a_taint(cluster: Cluster) -> None:
         "status": {
             "capacity": {"cpu": "4", "memory": "8Gi", "pods": "110"},
             "allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"},
+            # The kubelet's conditions as it posted them when the node was created (in its setters' order).
             "conditions": [
-                {
-                    "type": "Ready",
-                    "status": "True",
-                    "reason": "KubeletReady",
-                    "message": "kubelet is posting ready status",
-                }
+                {"type": kind, "status": status, **at_creation, "reason": reason, "message": f"kubelet {message}"}
+                for kind, status, reason, message in (
+                    ("MemoryPressure", "False", "KubeletHasSufficientMemory", "has sufficient memory available"),
+                    ("DiskPressure", "False", "KubeletHasNoDiskPressure", "has no disk pressure"),
+                    ("PIDPressure", "False", "KubeletHasSufficientPID", "has sufficient PID available"),
+                    ("Ready", "True", "KubeletReady", "is posting ready status"),
+                )
             ],
             "images": [{"names": ["nginx:1.27"], "sizeBytes": 70000000}],
         },
@@ -698,6 +706,7 @@ def test_a_node_not_ready_says_its_kubelet_stopped_posting() -> None:
         NodeStatus(capacity={"cpu": 1500}, allocatable={"cpu": 1500}, images=(ContainerImage(("a",)),), ready=False),
     )
     manifest = object_manifest(node)
+    at_creation = {"lastHeartbeatTime": "1970-01-01T00:00:00Z", "lastTransitionTime": "1970-01-01T00:00:00Z"}
     assert manifest["spec"] == {
         "taints": [
             {"key": "node.kubernetes.io/unreachable", "effect": "NoExecute", "timeAdded": "1970-01-01T00:00:42.25Z"}
@@ -707,15 +716,18 @@ def test_a_node_not_ready_says_its_kubelet_stopped_posting() -> None:
         "capacity": {"cpu": "1500m"},
         "allocatable": {"cpu": "1500m"},
         "conditions": [
-            {
-                "type": "Ready",
-                "status": "Unknown",
-                "reason": "NodeStatusUnknown",
-                "message": "Kubelet stopped posting node status.",
-            }
+            {"type": "MemoryPressure", "status": "False", **at_creation, "reason": "KubeletHasSufficientMemory",
+             "message": "kubelet has sufficient memory available"},
+            {"type": "DiskPressure", "status": "False", **at_creation, "reason": "KubeletHasNoDiskPressure",
+             "message": "kubelet has no disk pressure"},
+            {"type": "PIDPressure", "status": "False", **at_creation, "reason": "KubeletHasSufficientPID",
+             "message": "kubelet has sufficient PID available"},
+            # `ready` False without a Ready condition written: the node lifecycle controller's Unknown.
+            {"type": "Ready", "status": "Unknown", "lastHeartbeatTime": "1970-01-01T00:00:00Z",
+             "reason": "NodeStatusUnknown", "message": "Kubelet stopped posting node status."},
         ],
         "images": [{"names": ["a"]}],
-    }
+    }  # fmt: skip
 
 
 def test_a_pod_disruption_budget(cluster: Cluster) -> None:

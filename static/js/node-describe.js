@@ -1,0 +1,93 @@
+// `kubectl describe node` in the node detail: the server renders it at the scenario's state with the
+// node's card (templates/board/node_detail.html); while a run is watched, this module shows the
+// node at the player's event instead, asked of the server (views.running.describe_node_at) in the
+// detail's run slot. It only decides when to ask, as run-traffic.js does: at most every REFRESH_MS
+// while playing, at once when paused, sought or opened, and never two requests at a time.
+
+const REFRESH_MS = 1000; // within the server's "inspect" rate limit (120 a minute) while a run plays
+
+let position = null; // the player's position (frames applied), once a run has been drawn
+let inFlight = false;
+let lastSent = 0;
+let timer = null;
+
+const box = () => document.querySelector("#node-detail [data-node-describe]");
+const runPanel = () => document.getElementById("run-panel");
+const playing = () => document.querySelector('#run-panel [data-player="play"]')?.getAttribute("aria-label") === "Pause";
+// The board shows the run (not the saved scenario): the detail describes the node as the run has it.
+const watching = () => Boolean(document.getElementById("board")?.classList.contains("run-shown")
+  && position !== null && runPanel()?.dataset.describeNodeUrl);
+
+function wantedUrl(target) {
+  const address = new URL(runPanel().dataset.describeNodeUrl, location.href);
+  address.searchParams.set("node", target.dataset.nodeDescribe);
+  address.searchParams.set("seq", String(position));
+  return address.pathname + address.search;
+}
+
+function refresh({ now = false } = {}) {
+  clearTimeout(timer);
+  timer = null;
+  const target = box();
+  if (!target) return;
+  const scenarioSlot = target.querySelector('[data-describe-slot="scenario"]');
+  const runSlot = target.querySelector('[data-describe-slot="run"]');
+  const run = watching();
+  if (scenarioSlot) scenarioSlot.hidden = run;
+  if (runSlot) runSlot.hidden = !run;
+  if (!run || !runSlot || !window.htmx || inFlight) return;
+  const url = wantedUrl(target);
+  if (runSlot.dataset.shown === url) return;
+  const wait = lastSent + REFRESH_MS - Date.now();
+  if (!now && playing() && wait > 0) {
+    timer = setTimeout(refresh, wait);
+    return;
+  }
+  inFlight = true;
+  lastSent = Date.now();
+  keepOpenState(runSlot);
+  window.htmx
+    .ajax("GET", url, { target: "#node-describe-run", swap: "innerHTML" })
+    .catch(() => {})
+    .finally(() => {
+      inFlight = false;
+      if (runSlot.isConnected) runSlot.dataset.shown = url;
+      refresh(); // the player may have moved on meanwhile
+    });
+}
+
+// A panel folded by its reader stays folded when the next event's replaces it.
+let folded = false;
+function keepOpenState(slot) {
+  const details = slot.querySelector("details.describe");
+  if (details) folded = !details.open;
+}
+document.addEventListener("htmx:after:swap", (event) => {
+  const target = event.detail?.ctx?.target;
+  if (target?.id === "node-describe-run") {
+    const details = target.querySelector("details.describe");
+    if (details && folded) details.open = false;
+  }
+  if (target?.id === "node-detail") {
+    folded = false;
+    refresh({ now: true }); // a node opened: describe it at the player's event
+  }
+});
+
+document.addEventListener("run:rendered", (event) => {
+  position = event.detail.position;
+  if (box()) refresh();
+});
+
+document.addEventListener("run:started", () => {
+  position = null;
+  const slot = document.getElementById("node-describe-run");
+  if (slot) delete slot.dataset.shown;
+});
+
+// Pausing shows the position reached at once; switching the board between the run and the saved
+// scenario switches the description with it.
+document.addEventListener("click", (event) => {
+  if (event.target.closest?.('#run-panel [data-player="play"]') && !playing()) setTimeout(() => refresh({ now: true }), 0);
+  if (event.target.closest?.("[data-board-show]")) setTimeout(() => refresh({ now: true }), 0);
+});
