@@ -1,6 +1,6 @@
 """Workload status conditions as their controllers set them: apimeta.SetStatusCondition's rule
-(the transition time moves only when the status does), and a PodDisruptionBudget's
-DisruptionAllowed condition (pdbhelper.UpdateDisruptionAllowedCondition)."""
+(the transition time moves only when the status does), a PodDisruptionBudget's DisruptionAllowed
+condition (pdbhelper.UpdateDisruptionAllowedCondition), and the ReplicaFailure condition's name."""
 
 from dataclasses import replace
 
@@ -10,6 +10,12 @@ DISRUPTION_ALLOWED = "DisruptionAllowed"
 SUFFICIENT_PODS = "SufficientPods"
 INSUFFICIENT_PODS = "InsufficientPods"
 SYNC_FAILED = "SyncFailed"
+# A ReplicaSet that could not create or delete its pods, and its Deployment (ReplicaSetReplicaFailure).
+REPLICA_FAILURE = "ReplicaFailure"
+
+
+def condition_of_type(conditions: tuple[Condition, ...], condition_type: str) -> Condition | None:
+    return next((condition for condition in conditions if condition.type == condition_type), None)
 
 
 def set_condition(

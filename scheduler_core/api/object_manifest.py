@@ -557,6 +557,7 @@ def _deployment(deployment: Deployment) -> Manifest:
                 "availableReplicas": status.available_replicas or None,
                 "unavailableReplicas": status.unavailable_replicas or None,
                 "conditions": _conditions(status.conditions),
+                "collisionCount": status.collision_count,
             }
         ),
     )
@@ -582,6 +583,7 @@ def _replica_set(replica_set: ReplicaSet) -> Manifest:
                 "readyReplicas": status.ready_replicas or None,
                 "availableReplicas": status.available_replicas or None,
                 "observedGeneration": status.observed_generation or None,
+                "conditions": _conditions(status.conditions),
             }
         ),
     )

@@ -58,6 +58,7 @@ class DeploymentStatus:
     available_replicas: int = 0
     unavailable_replicas: int = 0
     conditions: tuple[Condition, ...] = ()  # Available, Progressing, ReplicaFailure
+    collision_count: int | None = None  # bumped when a new ReplicaSet's name is taken
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,7 @@ class ReplicaSetStatus:
     ready_replicas: int = 0
     available_replicas: int = 0
     observed_generation: int = 0
+    conditions: tuple[Condition, ...] = ()  # ReplicaFailure, while creating or deleting pods fails
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,9 +15,10 @@ deployment_recreate.py, deployment_rollback.py and deployment_progress.py (condi
 Timeline ops handed to this controller (actions.py): rollout-undo [toRevision] sets the rollback
 request as the apps/v1beta1 rollback subresource did (the deprecated.deployment.rollback.to
 annotation the controller still serves), pause and resume set spec.paused as `kubectl rollout`
-does. The DeploymentStatus object has no conditions or collisionCount field: the controller keeps
-them itself (`conditions(key)`). Deleting a Deployment deletes its ReplicaSets after it (the garbage
-collector's background cascade).
+does. The controller keeps the conditions it is building (`conditions(key)`) and writes them with
+each status; status.collisionCount is bumped and written at once when a new ReplicaSet's name is
+taken. Deleting a Deployment deletes its ReplicaSets after it (the garbage collector's background
+cascade).
 """
 
 from contextlib import suppress
@@ -70,7 +71,6 @@ class DeploymentController:
         self._pods: dict[str, dict[str, Pod]] = {}  # ReplicaSet uid -> its pods by key
         self._pod_owner: dict[str, str] = {}  # pod key -> ReplicaSet uid
         self._conditions: dict[str, Conditions] = {}  # deployment uid -> status.conditions
-        self._collisions: dict[str, int] = {}  # deployment uid -> status.collisionCount
         self._collect: list[tuple[str, str]] = []  # (ReplicaSet key, deployment uid) left by deleted deployments
 
     # ------------------------------------------------------------------ watching
@@ -89,7 +89,6 @@ class DeploymentController:
             self._key.pop(uid, None)
             self._collect.extend((key, uid) for key in self._replica_sets.get(uid, {}))
             self._conditions.pop(uid, None)
-            self._collisions.pop(uid, None)
             self.requeue.drop(change.key)
             return
         d = change.latest
@@ -182,10 +181,10 @@ class DeploymentController:
         return self._conditions.setdefault(d.metadata.uid, {})
 
     def collision_count(self, d: Deployment) -> int:
-        return self._collisions.get(d.metadata.uid, 0)
+        return d.status.collision_count or 0
 
-    def bump_collision_count(self, d: Deployment) -> None:
-        self._collisions[d.metadata.uid] = self.collision_count(d) + 1
+    def bump_collision_count(self, d: Deployment) -> Deployment:
+        return self.write(replace(d, status=replace(d.status, collision_count=self.collision_count(d) + 1)))
 
     def write(self, d: Deployment) -> Deployment:
         """Every write carries the conditions as they are now (set since the last write or not)."""

@@ -7,6 +7,8 @@ long gets Progressing=False, ProgressDeadlineExceeded (a condition, not an event
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from scheduler_core.api.conditions import condition_of_type
+from scheduler_core.api.types import Condition
 from scheduler_core.api.workloads import Deployment, DeploymentStatus, ReplicaSet
 from scheduler_core.controllers import deployment_util as util
 from scheduler_core.controllers.deployment_sync import calculate_status, refreshed, with_conditions, write_status
@@ -27,6 +29,18 @@ def _about(new: ReplicaSet | None, d: Deployment, for_rs: str, for_deployment: s
     if new is not None:
         return for_rs.format(go_quote(new.metadata.name))
     return for_deployment.format(go_quote(d.metadata.name))
+
+
+def replica_failure(all_rss: list[ReplicaSet | None], new: ReplicaSet | None) -> Condition | None:
+    """getReplicaFailures: the new ReplicaSet's ReplicaFailure, else the first old one's, as a
+    Deployment condition (ReplicaSetToDeploymentCondition: updated when it last transitioned)."""
+    for rs in (new, *all_rss):
+        if rs is None:
+            continue
+        failure = condition_of_type(rs.status.conditions, REPLICA_FAILURE)
+        if failure is not None:
+            return replace(failure, last_update_time=failure.last_transition_time)
+    return None
 
 
 def sync_rollout_status(
@@ -61,8 +75,12 @@ def sync_rollout_status(
             message = _about(new, d, RS_TIMED_OUT_MESSAGE, DEPLOYMENT_TIMED_OUT_MESSAGE)
             condition = new_condition(PROGRESSING, "False", util.TIMED_OUT_REASON, message, now)
             util.set_condition(conditions, condition)
-    # The ReplicaSet status here has no conditions to carry over as ReplicaFailure.
-    conditions.pop(REPLICA_FAILURE, None)
+    # A ReplicaSet's failure to create or delete pods shows on the Deployment, the new one's first.
+    failure = replica_failure(all_rss, new)
+    if failure is not None:
+        util.set_condition(conditions, failure)
+    else:
+        conditions.pop(REPLICA_FAILURE, None)
     if with_conditions(status, conditions) == d.status and conditions == dc.conditions(d):
         requeue_stuck_deployment(dc, d, status)
         return

@@ -136,8 +136,9 @@ def get_new_replica_set(
         ):
             created, already_exists = found, True
         else:
-            # A hash collision: count it (status.collisionCount) and try again with a new hash.
-            dc.bump_collision_count(d)
+            # A hash collision: count it (status.collisionCount, written at once) and try again
+            # with a new hash.
+            d = dc.bump_collision_count(d)
             dc.dirty.mark(d.metadata.key)
             return d, None, str(conflict)
     except AdmissionError as refusal:
@@ -270,6 +271,7 @@ def calculate_status(
         ready_replicas=util.ready_replica_count(all_rss),
         available_replicas=available,
         unavailable_replicas=max(util.replica_count(all_rss) - available, 0),
+        collision_count=d.status.collision_count,
     )
     conditions = dict(dc.conditions(d))
     now = dc.ctx.now

@@ -8,6 +8,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
+from scheduler_core.api import conditions as api_conditions
 from scheduler_core.api.types import Condition, IntOrString, LabelSelector
 from scheduler_core.api.workloads import Deployment, DeploymentStatus, PodTemplateSpec, ReplicaSet
 from scheduler_core.controllers.pod_deletion import api_seconds
@@ -43,7 +44,7 @@ SELECTING_ALL_REASON = "SelectingAll"
 # Condition types and reasons.
 PROGRESSING = "Progressing"
 AVAILABLE = "Available"
-REPLICA_FAILURE = "ReplicaFailure"
+REPLICA_FAILURE = api_conditions.REPLICA_FAILURE
 REPLICA_SET_UPDATED_REASON = "ReplicaSetUpdated"
 FAILED_RS_CREATE_REASON = "ReplicaSetCreateError"
 NEW_REPLICA_SET_REASON = "NewReplicaSetCreated"

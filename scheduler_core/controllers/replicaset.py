@@ -20,9 +20,10 @@ from dataclasses import replace
 from typing import Any
 
 from scheduler_core.admission.priority import AdmissionError
+from scheduler_core.api.conditions import REPLICA_FAILURE, condition_of_type
 from scheduler_core.api.pod_conditions import is_pod_available, ready_changed_at
 from scheduler_core.api.selectors import label_selector_matches
-from scheduler_core.api.types import ObjectMeta, OwnerReference, Pod
+from scheduler_core.api.types import Condition, ObjectMeta, OwnerReference, Pod
 from scheduler_core.api.workloads import ReplicaSet, ReplicaSetStatus
 from scheduler_core.controllers.base import Context, DirtyKeys, delete_pod, is_active, record
 from scheduler_core.controllers.naming import generate_name
@@ -110,7 +111,6 @@ class ReplicaSetController:
         self._adopt_check: set[str] = set()  # keys that must look at the orphans of their namespace
         self._siblings: dict[str, dict[str, None]] = {}
         self._rs_controller: dict[str, str] = {}  # rs key -> controller uid
-        self._failing: set[str] = set()  # keys whose last sync failed (the ReplicaFailure condition)
         self._collect: list[tuple[str, str]] = []  # (pod key, owner uid): dependents of deleted ReplicaSets
 
     # ------------------------------------------------------------------ watching
@@ -127,7 +127,6 @@ class ReplicaSetController:
             old = change.previous
             self._forget_rs(key, old)
             self.requeue.drop(key)
-            self._failing.discard(key)
             uid = old.metadata.uid
             self._collect.extend((pod_key, uid) for pod_key in self._pods.get(uid, {}))
             return
@@ -325,17 +324,15 @@ class ReplicaSetController:
         if rs.metadata.deletion_timestamp is None:
             error = self._manage_replicas(rs, active)
         rs = self.ctx.cluster.get(ReplicaSet, key) or rs
-        status = self._calculate_status(rs)
+        was_failing = condition_of_type(rs.status.conditions, REPLICA_FAILURE) is not None
+        status = self._calculate_status(rs, error, len(active))
         if status != rs.status:
             rs = self.ctx.cluster.update(replace(rs, status=status))
-        was_failing = key in self._failing
         if error is not None:
-            self._failing.add(key)
             if not was_failing:
                 self.dirty.mark(key)  # the ReplicaFailure condition is new: its status update resyncs at once
             self.requeue.rate_limited(key)
             return
-        self._failing.discard(key)
         if was_failing:
             self.dirty.mark(key)
         self.requeue.forget(key)
@@ -436,8 +433,9 @@ class ReplicaSetController:
 
     # ------------------------------------------------------------------ status
 
-    def _calculate_status(self, rs: ReplicaSet) -> ReplicaSetStatus:
-        """calculateStatus over the active pods it owns (claimable and strays), from the indexes."""
+    def _calculate_status(self, rs: ReplicaSet, error: str | None, active: int) -> ReplicaSetStatus:
+        """calculateStatus over the active pods it owns (claimable and strays), from the indexes,
+        with ReplicaFailure set when managing the replicas failed and removed once it works."""
         uid = rs.metadata.uid
         ready = self._ready.get(uid, {})
         if rs.spec.min_ready_seconds == 0:
@@ -451,7 +449,19 @@ class ReplicaSetController:
             ready_replicas=len(ready),
             available_replicas=available,
             observed_generation=rs.generation,
+            conditions=self._failure_conditions(rs, error, active),
         )
+
+    def _failure_conditions(self, rs: ReplicaSet, error: str | None, active: int) -> tuple[Condition, ...]:
+        failure = condition_of_type(rs.status.conditions, REPLICA_FAILURE)
+        if error is not None and failure is None:
+            diff = active - rs.spec.replicas
+            reason = FAILED_CREATE_REASON if diff < 0 else FAILED_DELETE_REASON if diff > 0 else ""
+            condition = Condition(REPLICA_FAILURE, "True", reason, error, last_transition_time=self.ctx.now)
+            return (*rs.status.conditions, condition)
+        if error is None and failure is not None:
+            return tuple(c for c in rs.status.conditions if c.type != REPLICA_FAILURE)
+        return rs.status.conditions
 
     def _next_availability_check(self, rs: ReplicaSet) -> float:
         """FindMinNextPodAvailabilityCheck: when the next ready pod becomes available (else minReadySeconds)."""

@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 
 from scheduler_core.api.manifests import load_manifests
+from scheduler_core.api.object_manifest import object_manifest
 from scheduler_core.api.types import Pod
 from scheduler_core.api.workloads import Deployment, ReplicaSet, Service
 from scheduler_core.controllers import deployment_util as util
 from scheduler_core.controllers.deployment import DeploymentController
 from scheduler_core.controllers.endpoints import service_endpoints
 from scheduler_core.controllers.kubelet import Kubelet
+from scheduler_core.controllers.naming import template_hash
 from scheduler_core.controllers.replicaset import ReplicaSetController
 from scheduler_core.simulation.simulation import Simulation
 from scheduler_core.store.cluster import Change
@@ -567,3 +569,44 @@ def test_reconciling_never_lists_every_pod_or_replica_set():
     sim.run_to_end()
     assert "Pod" not in listed and "ReplicaSet" not in listed and "Deployment" not in listed
     assert sum(1 for p in objects("Pod") if p.spec.containers[0].image == "img:2") == 150
+
+
+COLLIDING = """apiVersion: v1
+kind: Node
+metadata: {name: worker1}
+status: {capacity: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: app, image: nginx}]}
+"""
+
+
+def test_a_taken_replica_set_name_bumps_the_collision_count_and_the_hash():
+    """getNewReplicaSet: the name "<deployment>-<hash>" is taken by a ReplicaSet this Deployment
+    does not own with another template, so status.collisionCount goes to 1 (written at once) and
+    the next sync names its ReplicaSet with the hash of the template and that count."""
+    (deployment,) = [m.object for m in load_manifests(COLLIDING) if isinstance(m.object, Deployment)]
+    taken = f"web-{template_hash(deployment.spec.template)}"
+    squatter = f"""apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {{name: {taken}}}
+spec:
+  replicas: 0
+  selector: {{matchLabels: {{app: other}}}}
+  template:
+    metadata: {{labels: {{app: other}}}}
+    spec: {{containers: [{{name: app, image: busybox}}]}}
+"""
+    sim = simulate("", text=COLLIDING + "---\n" + squatter, until=30)
+    web = sim.cluster.get(Deployment, "default/web")
+    assert web.status.collision_count == 1
+    names = sorted(rs.metadata.name for rs in sim.cluster.objects(ReplicaSet))
+    assert names == sorted([taken, f"web-{template_hash(deployment.spec.template, 1)}"])
+    assert object_manifest(web)["status"]["collisionCount"] == 1

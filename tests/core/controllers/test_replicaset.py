@@ -9,9 +9,10 @@ from types import MappingProxyType
 
 import yaml
 
+from scheduler_core.api.conditions import REPLICA_FAILURE, condition_of_type
 from scheduler_core.api.manifests import load_manifests, parse_object
 from scheduler_core.api.types import LabelSelector, ObjectMeta, OwnerReference, Pod, PodSpec, PodStatus
-from scheduler_core.api.workloads import ReplicaSet
+from scheduler_core.api.workloads import Deployment, ReplicaSet
 from scheduler_core.controllers.pod_deletion import (
     deletion_cost,
     rank_pods_for_deletion,
@@ -19,6 +20,7 @@ from scheduler_core.controllers.pod_deletion import (
 )
 from scheduler_core.controllers.replicaset import slow_start_batch
 from scheduler_core.simulation.simulation import Simulation
+from tests.core.controllers.node_health_helpers import simulate as simulate_file
 
 NODE = """apiVersion: v1
 kind: Node
@@ -402,3 +404,26 @@ def test_a_template_label_added_under_a_replica_set_leaves_its_pods_not_fully_la
     status = sim.cluster.get(ReplicaSet, "default/frontend").status
     assert (status.replicas, status.fully_labeled_replicas, status.ready_replicas) == (2, 0, 2)
     assert len(events(sim, "SuccessfulCreate")) == 2  # the pods stay: the selector still selects them
+
+
+def test_replica_failure_is_set_while_pods_cannot_be_created_and_removed_once_they_can():
+    """calculateStatus (pkg/controller/replicaset/replica_set_utils.go): a failed manageReplicas
+    sets ReplicaFailure True, FailedCreate, with the create's error, once; a sync that succeeds
+    removes it. The Deployment carries its new ReplicaSet's failure (getReplicaFailures), updated
+    when it last transitioned."""
+    sim = simulate_file("quota_freed_wakes_a_retry.yaml", until=300)
+    (rs,) = sim.cluster.objects(ReplicaSet)
+    failure = condition_of_type(rs.status.conditions, REPLICA_FAILURE)
+    assert failure is not None and (failure.status, failure.reason) == ("True", "FailedCreate")
+    assert failure.message.startswith(f'pods "{rs.metadata.name}-') and "exceeded quota" in failure.message
+    assert failure.last_transition_time == 10.0
+    deployment = sim.cluster.get(Deployment, "default/web")
+    carried = condition_of_type(deployment.status.conditions, REPLICA_FAILURE)
+    assert carried is not None and (carried.reason, carried.message) == (failure.reason, failure.message)
+    assert carried.last_update_time == carried.last_transition_time == 10.0
+
+    sim = simulate_file("quota_freed_wakes_a_retry.yaml")  # the Job's pod ends, the retry creates the third pod
+    (rs,) = sim.cluster.objects(ReplicaSet)
+    assert condition_of_type(rs.status.conditions, REPLICA_FAILURE) is None
+    deployment = sim.cluster.get(Deployment, "default/web")
+    assert condition_of_type(deployment.status.conditions, REPLICA_FAILURE) is None
