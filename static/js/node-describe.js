@@ -1,19 +1,14 @@
 // `kubectl describe node` in the node detail: the server renders it at the scenario's state with the
 // node's card (templates/board/node_detail.html); while a run is watched, this module shows the
 // node at the player's event instead, asked of the server (views.running.describe_node_at) in the
-// detail's run slot. It only decides when to ask, as run-traffic.js does: at most every REFRESH_MS
-// while playing, at once when paused, sought or opened, and never two requests at a time.
+// detail's run slot, when panel-refresh.js says to ask.
 
-const REFRESH_MS = 1000; // within the server's "inspect" rate limit (120 a minute) while a run plays
+import { panelRefresher, playing } from "./panel-refresh.js";
 
 let position = null; // the player's position (frames applied), once a run has been drawn
-let inFlight = false;
-let lastSent = 0;
-let timer = null;
 
 const box = () => document.querySelector("#node-detail [data-node-describe]");
 const runPanel = () => document.getElementById("run-panel");
-const playing = () => document.querySelector('#run-panel [data-player="play"]')?.getAttribute("aria-label") === "Pause";
 // The board shows the run (not the saved scenario): the detail describes the node as the run has it.
 const watching = () => Boolean(document.getElementById("board")?.classList.contains("run-shown")
   && position !== null && runPanel()?.dataset.describeNodeUrl);
@@ -25,36 +20,20 @@ function wantedUrl(target) {
   return address.pathname + address.search;
 }
 
-function refresh({ now = false } = {}) {
-  clearTimeout(timer);
-  timer = null;
+// The detail's two slots: the scenario's state, or the run's at the player's event.
+function request() {
   const target = box();
-  if (!target) return;
+  if (!target) return null;
   const scenarioSlot = target.querySelector('[data-describe-slot="scenario"]');
   const runSlot = target.querySelector('[data-describe-slot="run"]');
   const run = watching();
   if (scenarioSlot) scenarioSlot.hidden = run;
   if (runSlot) runSlot.hidden = !run;
-  if (!run || !runSlot || !window.htmx || inFlight) return;
-  const url = wantedUrl(target);
-  if (runSlot.dataset.shown === url) return;
-  const wait = lastSent + REFRESH_MS - Date.now();
-  if (!now && playing() && wait > 0) {
-    timer = setTimeout(refresh, wait);
-    return;
-  }
-  inFlight = true;
-  lastSent = Date.now();
-  keepOpenState(runSlot);
-  window.htmx
-    .ajax("GET", url, { target: "#node-describe-run", swap: "innerHTML" })
-    .catch(() => {})
-    .finally(() => {
-      inFlight = false;
-      if (runSlot.isConnected) runSlot.dataset.shown = url;
-      refresh(); // the player may have moved on meanwhile
-    });
+  if (!run || !runSlot) return null;
+  return { url: wantedUrl(target), slot: runSlot, target: "#node-describe-run" };
 }
+
+const refresh = panelRefresher(request, keepOpenState);
 
 // A panel folded by its reader stays folded when the next event's replaces it.
 let folded = false;

@@ -1,18 +1,13 @@
 // Traffic: how requests to the scenario's Services and Ingresses split over pods, nodes and
 // versions at the player's position. The server replays the run to that event and renders the
-// engine's numbers (playground/traffic.py); this module only decides when to ask: at most every
-// REFRESH_MS while playing, at once when paused or sought, and never two requests at a time.
+// engine's numbers (playground/traffic.py); when to ask is panel-refresh.js's.
 
-const REFRESH_MS = 1000; // within the server's "inspect" rate limit (120 a minute) while a run plays
+import { panelRefresher, playing } from "./panel-refresh.js";
 
 let position = null; // the player's position the panel should show
 let probe = new URLSearchParams(); // the viewer's own Ingress request, as last sent
-let inFlight = false;
-let lastSent = 0;
-let timer = null;
 
 const box = () => document.getElementById("traffic");
-const playing = () => document.querySelector('#run-panel [data-player="play"]')?.getAttribute("aria-label") === "Pause";
 
 function wantedUrl(target) {
   const address = new URL(target.dataset.trafficUrl, location.href);
@@ -21,32 +16,19 @@ function wantedUrl(target) {
   return address.pathname + address.search;
 }
 
-function refresh({ now = false } = {}) {
-  clearTimeout(timer);
-  timer = null;
+function request() {
   const target = box();
-  if (!target || position === null || !window.htmx || inFlight) return;
-  const url = wantedUrl(target);
-  if (target.dataset.shown === url) return;
-  const wait = lastSent + REFRESH_MS - Date.now();
-  if (!now && playing() && wait > 0) {
-    timer = setTimeout(refresh, wait);
-    return;
-  }
-  inFlight = true;
-  lastSent = Date.now();
+  if (!target || position === null) return null;
+  return { url: wantedUrl(target), slot: target, target: "#traffic" };
+}
+
+// The form's own seq follows the panel, so that a request sent without script asks the same.
+function beforeSend(target) {
   const seq = target.closest(".traffic")?.querySelector("[data-traffic-seq]");
   if (seq) seq.value = String(position);
-  window.htmx
-    .ajax("GET", url, { target: "#traffic", swap: "innerHTML" })
-    .catch(() => {})
-    .finally(() => {
-      inFlight = false;
-      const current = box();
-      if (current === target) current.dataset.shown = url;
-      refresh(); // the player may have moved on meanwhile
-    });
 }
+
+const refresh = panelRefresher(request, beforeSend);
 
 document.addEventListener("run:rendered", (event) => {
   if (!box()) return;
