@@ -7,6 +7,8 @@ and one that can; the FailedScheduling events are the ones upstream writes. The 
 retry on any event a rejecting plugin registered: the comments say what it wrote before.
 """
 
+from pathlib import Path
+
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.simulation.simulation import Simulation
 
@@ -301,3 +303,11 @@ def test_a_nominated_pod_leaving_wakes_the_pods_it_kept_out():
         (20.0, "FailedScheduling"),
         (40.0, "Scheduled"),
     ]
+
+
+def test_the_gallery_story_writes_the_two_failed_attempts_its_description_counts():
+    """playground/gallery/032-pending-retried.yaml tells the first story to learners."""
+    path = Path(__file__).parents[3] / "playground" / "gallery" / "032-pending-retried.yaml"
+    _, story = path.read_text().split("\n---\n", 1)  # the Scenario header document, then the cluster
+    assert "two" in path.read_text().split("\n---\n", 1)[0]
+    assert attempts(story, "big") == [(0.0, "FailedScheduling"), (60.0, "FailedScheduling"), (120.0, "Scheduled")]
