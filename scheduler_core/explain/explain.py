@@ -19,6 +19,7 @@ from scheduler_core.controllers.kubelet_admission import REJECTED
 from scheduler_core.explain.describe import PodDescription, describe_pod
 from scheduler_core.explain.inputs import SchedulingInputs, build_scheduler
 from scheduler_core.explain.preemption import PreemptionExplanation, explain_preemption
+from scheduler_core.explain.retry_triggers import RetryTrigger, retry_triggers
 from scheduler_core.explain.suggestions import Fix, suggest_fixes
 from scheduler_core.scheduler.config import SchedulerConfiguration
 from scheduler_core.scheduler.framework import Code, CycleState, Status
@@ -122,6 +123,8 @@ class Explanation:
     rejected: tuple[str, str] | None = None
     # The pod as `kubectl describe pod` shows it at that moment (explain_in_cluster only).
     described: PodDescription | None = None
+    # For a Pending pod: the changes that make kube-scheduler try it again, by rejecting plugin.
+    retried_when: list[RetryTrigger] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         result: dict[str, Any] = {"pod": self.pod, "selected": self.selected}
@@ -133,6 +136,7 @@ class Explanation:
             result["nominatedNodeName"] = self.nominated_node
         if self.selected is None:
             result["fixes"] = [fix.as_dict() for fix in self.fixes]
+            result["retriedWhen"] = [{"plugin": trigger.plugin, "when": trigger.when} for trigger in self.retried_when]
         if self.preemption is not None:
             result["preemption"] = self.preemption.as_dict()
         result["nodes"] = [node.as_dict() for node in self.nodes]
@@ -319,6 +323,7 @@ def _explain_pod(
         preemption=explain_preemption(result.state, pod, [node.name for node in nodes], _nominated_pods(scheduler, pod))
         if result.selected is None
         else None,
+        retried_when=retry_triggers(result.diagnosis.unschedulable_plugins) if result.selected is None else [],
     )
 
 

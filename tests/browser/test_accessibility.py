@@ -68,6 +68,15 @@ def explanation_open(page: Page, server_url: str) -> None:
     expect(page.locator("#explain")).to_be_visible()
 
 
+def pending_explanation(page: Page, server_url: str) -> None:
+    """A Pending pod's panel: its fixes and when kube-scheduler tries it again."""
+    open_gallery_copy(page, server_url, "When does a Pending pod get another try?")
+    play_to_the_end(page)
+    page.locator("[data-player='log'] tr", has_text="FailedScheduling").last.click()
+    page.locator("[data-player='pending'] .pod", has_text="big").click()
+    expect(page.locator("#explain [data-testid='retried-when']")).to_be_visible()
+
+
 def preemption_waiting_with_counted_events(page: Page, server_url: str) -> None:
     """The log as kubectl events, and a preemptor's panel while its victims terminate (the
     waiting victims, kubectl describe with its conditions and events)."""
@@ -169,6 +178,7 @@ PAGES: list = [
     pytest.param(scenario_as_viewer, id="scenario-viewer"),
     pytest.param(scenario_as_editor, id="scenario-editor"),
     pytest.param(explanation_open, id="scenario-explanation"),
+    pytest.param(pending_explanation, id="scenario-pending-explanation"),
     pytest.param(preemption_waiting_with_counted_events, id="scenario-preemption-describe"),
     pytest.param(during_a_run, id="scenario-during-a-run"),
     pytest.param(compact_tiles_with_a_node_open, id="scenario-tiles-node-open"),

@@ -92,6 +92,9 @@ def test_explaining_a_pending_pod_at_an_event_gives_the_engines_verdicts(client)
     page = client.get(url, {"pod": "default/big", "seq": 1}).content.decode()
     assert "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint" in page
     assert "TaintToleration" in page and "NodeResourcesFit" in page
+    # When it is tried again: each rejecting plugin's changes (its queueing hints), by plugin.
+    assert 'data-testid="retried-when"' in page
+    assert 'data-retry-plugin="NodeResourcesFit"' in page and 'data-retry-plugin="TaintToleration"' in page
     missing = client.get(url, {"pod": "default/ghost", "seq": 1})
     assert missing.status_code == 404
     assert b"no Pod default/ghost" in missing.content
