@@ -123,7 +123,7 @@ class CompareForm(LenientForm):
         )
 
 
-MAX_POD_KEY_CHARS = 300  # namespace/name: 63 + 1 + 253, and some room
+MAX_NAMESPACED_KEY_CHARS = 300  # a pod's or a Deployment's namespace/name: 63 + 1 + 253, and some room
 MAX_NODE_NAME_CHARS = 253
 
 
@@ -149,7 +149,7 @@ class ExplainQueryForm(LenientForm):
     def of(cls, request: HttpRequest) -> ExplainQuery:
         cleaned = cls.cleaned(request.GET)
         return ExplainQuery(
-            pod=(cleaned.get("pod") or "")[:MAX_POD_KEY_CHARS],
+            pod=(cleaned.get("pod") or "")[:MAX_NAMESPACED_KEY_CHARS],
             seq=max(1, _whole(cleaned.get("seq"), 1)),
             node=(cleaned.get("node") or "")[:MAX_NODE_NAME_CHARS],
         )
@@ -172,6 +172,27 @@ class DescribeNodeQueryForm(LenientForm):
         cleaned = cls.cleaned(request.GET)
         return DescribeNodeQuery(
             node=(cleaned.get("node") or "")[:MAX_NODE_NAME_CHARS], seq=max(0, _whole(cleaned.get("seq"), 0))
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DescribeDeploymentQuery:
+    deployment: str  # namespace/name
+    seq: int  # the player's position, as DescribeNodeQuery's
+
+
+class DescribeDeploymentQueryForm(LenientForm):
+    """Which Deployment to describe (kubectl describe deployment [NAMESPACE/]NAME), at which event."""
+
+    deployment = forms.CharField(required=False, strip=False)
+    seq = WholeNumber(required=False)
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> DescribeDeploymentQuery:
+        cleaned = cls.cleaned(request.GET)
+        key = (cleaned.get("deployment") or "")[:MAX_NAMESPACED_KEY_CHARS]
+        return DescribeDeploymentQuery(
+            deployment=key if "/" in key else f"default/{key}", seq=max(0, _whole(cleaned.get("seq"), 0))
         )
 
 

@@ -1,10 +1,10 @@
 """`kubectl describe node` for the node detail (issue #16, item 7): at the player's event of a run,
 or at the scenario's state when no run is watched.
 
-At an event, the run's store right after that frame (a run kept in this process: run_states;
-otherwise a replay, run_replay.replay) and its simulated time. At the scenario's state, the node as
-its version writes it and the pods its preview placed there (time 0: the preview's instant), from
-what the preview keeps of each pod (preview_compute.PodView): no simulation for a click.
+At an event, the run's store right after that frame and its simulated time (describe_at.py hands
+them to in_store). At the scenario's state, the node as its version writes it and the pods its
+preview placed there (time 0: the preview's instant), from what the preview keeps of each pod
+(preview_compute.PodView): no simulation for a click.
 
 Either way only the selected node's pods are read: the store's index by node, or the preview's
 pods by node.
@@ -12,11 +12,8 @@ pods by node.
 
 from typing import Any
 
-from playground import run_replay
 from playground.models import Node as BoardNode
-from playground.models import Run
 from playground.preview_compute import Preview
-from playground.run_states import FinishedRun
 from playground.scenarios import node_manifest
 from scheduler_core.api.manifests import parse_object
 from scheduler_core.api.pod_conditions import TERMINAL_PHASES
@@ -30,18 +27,6 @@ def in_store(cluster: Cluster, time: float, name: str) -> NodeDescription | None
     """The node as the store holds it at `time`; None when it does not exist there."""
     node: Node | None = cluster.get(Node, name)
     return describe_node(cluster, node, time) if node is not None else None
-
-
-def in_kept_run(kept: FinishedRun, name: str, seq: int) -> NodeDescription | None:
-    cluster, time = kept.cluster_at(seq)
-    return in_store(cluster, time, name)
-
-
-def in_replay(run: Run, name: str, seq: int) -> NodeDescription | None:
-    """By replaying the run to frame `seq` (a run this process does not keep). Touches no database
-    once the run's version is loaded (run_replay.load_for_replay): it may run off the request."""
-    replayed = run_replay.replay(run, seq)
-    return in_store(replayed.cluster, replayed.time, name)
 
 
 def in_scenario(board_node: BoardNode, placement: Preview) -> NodeDescription:

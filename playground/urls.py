@@ -24,6 +24,9 @@ urlpatterns = [
     path("s/<str:slug>/runs/<int:run_id>/explain", views.explain_pod, name="explain-pod"),
     path("s/<str:slug>/runs/<int:run_id>/traffic", views.run_traffic, name="run-traffic"),
     path("s/<str:slug>/runs/<int:run_id>/describe-node", views.describe_node_at, name="describe-node"),
+    path(
+        "s/<str:slug>/runs/<int:run_id>/describe-deployment", views.describe_deployment_at, name="describe-deployment"
+    ),
     path("s/<str:slug>/compare", views.compare_page, name="compare"),
     path("s/<str:slug>/runs/<int:run_id>/resume", views.resume_run, name="resume-run"),
     path("s/<str:slug>/details", views.save_details, name="save-details"),

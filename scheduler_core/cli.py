@@ -17,7 +17,10 @@ from scheduler_core.api.manifests import Manifest, load_manifests
 from scheduler_core.api.object_manifest import objects_manifests
 from scheduler_core.api.timeline import DurationError, parse_duration
 from scheduler_core.api.types import Node
+from scheduler_core.api.workloads import Deployment
 from scheduler_core.api.yaml_loader import MAX_YAML_BYTES
+from scheduler_core.explain.describe_deployment import describe_deployment
+from scheduler_core.explain.describe_deployment_text import deployment_text
 from scheduler_core.explain.describe_node import describe_node
 from scheduler_core.explain.describe_node_text import node_text
 from scheduler_core.explain.explain import Explanation, explain
@@ -76,7 +79,8 @@ def _configuration(path: str | None) -> SchedulerConfiguration | None:
         raise
 
 
-def _pod_key(raw: str) -> str:
+def _namespaced_key(raw: str) -> str:
+    """[NAMESPACE/]NAME as the store keys it: the default namespace when none is given."""
     return raw if "/" in raw else f"default/{raw}"
 
 
@@ -142,7 +146,7 @@ def _render_fixes(explanation: Explanation, out: TextIO) -> None:
 
 def _run_explain(args: argparse.Namespace, out: TextIO) -> int:
     manifests = _manifests(args.file)
-    explanation = explain(manifests, _pod_key(args.pod), _configuration(args.config), seed=args.seed)
+    explanation = explain(manifests, _namespaced_key(args.pod), _configuration(args.config), seed=args.seed)
     if args.output == "json":
         json.dump(explanation.as_dict(), out, indent=2)
         out.write("\n")
@@ -184,14 +188,21 @@ def _run_simulate(args: argparse.Namespace, out: TextIO) -> int:
         _render_events(seen, now, out)
         return 0
     final = simulation.cluster if cluster is None else cluster
+    now = simulation.now if cluster is None else cluster.events[-1].time
     if args.describe_node is not None:
         node = final.get(Node, args.describe_node)
         if node is None:
             raise UsageError(f'--describe-node: nodes "{args.describe_node}" not found')
-        now = simulation.now if cluster is None else cluster.events[-1].time
         out.write(node_text(describe_node(final, node, now)))
         return 0
-    state = cluster_state(final, simulation.now if cluster is None else cluster.events[-1].time)
+    if args.describe_deployment is not None:
+        key = _namespaced_key(args.describe_deployment)
+        deployment = final.get(Deployment, key)
+        if deployment is None:  # kubectl's NotFound names the deployment, not its namespace
+            raise UsageError(f'--describe-deployment: deployments.apps "{key.split("/", 1)[1]}" not found')
+        out.write(deployment_text(describe_deployment(final, deployment, now)))
+        return 0
+    state = cluster_state(final, now)
     if args.output == "jsonl":
         out.write(json.dumps({"state": state}, ensure_ascii=False) + "\n")
     else:
@@ -297,10 +308,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="json: the state and every raw event; jsonl: one line per event as it happens; "
         "events: the events at the end as `kubectl events -A` lists them",
     )
-    simulate_cmd.add_argument(
+    describe = simulate_cmd.add_mutually_exclusive_group()
+    describe.add_argument(
         "--describe-node",
         metavar="NAME",
         help="print `kubectl describe node NAME` at the end (or at --at-event N) instead of -o",
+    )
+    describe.add_argument(
+        "--describe-deployment",
+        metavar="[NAMESPACE/]NAME",
+        help="print `kubectl describe deployment NAME` at the end (or at --at-event N) instead of -o",
     )
     simulate_cmd.set_defaults(run=_run_simulate)
 

@@ -30,7 +30,15 @@ from playground.views.pages import (
     version_page,
     version_workload,
 )
-from playground.views.running import act, describe_node_at, explain_pod, resume_run, run_traffic, start_run
+from playground.views.running import (
+    act,
+    describe_deployment_at,
+    describe_node_at,
+    explain_pod,
+    resume_run,
+    run_traffic,
+    start_run,
+)
 from playground.views.status import healthz, status_badge
 
 __all__ = [
@@ -41,6 +49,7 @@ __all__ = [
     "claim_edit",
     "claim_edit_link",
     "compare_page",
+    "describe_deployment_at",
     "describe_node_at",
     "edit_palette",
     "embed",

@@ -1,6 +1,8 @@
 """Runs: start, act at a moment, resume an interrupted one; and what a run shows at an event (a
-pod's explanation, the traffic), each by replaying the run up to it."""
+pod's explanation, `kubectl describe` of a node or a Deployment, the traffic), each by replaying the
+run up to it."""
 
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -10,10 +12,28 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from playground import acting, board, node_describe, offloaded, parsed_versions, run_replay, run_state_builder, runs
+from playground import (
+    acting,
+    board,
+    deployment_describe,
+    describe_at,
+    node_describe,
+    offloaded,
+    parsed_versions,
+    run_replay,
+    run_state_builder,
+    runs,
+)
 from playground.broadcast import notify_scenario_changed
 from playground.explain_table import explain_table
-from playground.forms import ActForm, DescribeNodeQueryForm, ExplainQueryForm, RunStartForm, TrafficQueryForm
+from playground.forms import (
+    ActForm,
+    DescribeDeploymentQueryForm,
+    DescribeNodeQueryForm,
+    ExplainQueryForm,
+    RunStartForm,
+    TrafficQueryForm,
+)
 from playground.gc_pause import collector_paused
 from playground.models import Run, Scenario
 from playground.ratelimit import rate_limited
@@ -183,45 +203,68 @@ def explain_pod(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
 
 @rate_limited("inspect")
 def describe_node_at(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
-    """`kubectl describe node` at one event of a run, for the node detail (templates/describe_node.html).
-    As an explanation: from the run kept here, a short stretch replayed inline, a long one off the
-    request (the panel asks again)."""
+    """`kubectl describe node` at one event of a run, for the node detail (templates/describe_node.html)."""
     asked = DescribeNodeQueryForm.of(request)
-    name, seq = asked.node, asked.seq
-    base = node_describe.context(None, name=name, seq=seq) | {"describe_run": True}
+    base = node_describe.context(None, name=asked.node, seq=asked.seq) | {"describe_run": True}
+    panel = DescribePanel("describe-node", "describe_node.html", node_describe.in_store)
+    return render_describe_panel(request, slug, run_id, panel, asked.node, asked.seq, base)
+
+
+@rate_limited("inspect")
+def describe_deployment_at(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """`kubectl describe deployment` at one event of a run, for a Deployment's card in the rollout
+    view (templates/describe_deployment.html)."""
+    asked = DescribeDeploymentQueryForm.of(request)
+    base = deployment_describe.context(None, key=asked.deployment, seq=asked.seq)
+    panel = DescribePanel("describe-deployment", "describe_deployment.html", deployment_describe.in_store)
+    return render_describe_panel(request, slug, run_id, panel, asked.deployment, asked.seq, base)
+
+
+@dataclass(frozen=True, slots=True)
+class DescribePanel:
+    """A `kubectl describe` panel of one kind of object at a run's event."""
+
+    kind: str  # names its replays off the request
+    template: str
+    in_store: describe_at.InStore[Any]
+
+
+def render_describe_panel(
+    request: HttpRequest, slug: str, run_id: int, panel: DescribePanel, name: str, seq: int, base: dict[str, Any]
+) -> HttpResponse:
+    """The panel at frame `seq`, as an explanation is: from the run kept here, a short stretch
+    replayed inline, a long one off the request (the panel asks again)."""
     run = Run.objects.filter(scenario__slug=slug, pk=run_id).with_version().first()
     if run is None:
         gone = f"Run {run_id} no longer exists: older runs are deleted (the newest of each scenario are kept)."
-        return render(request, "describe_node.html", base | {"describe_error": gone}, status=404)
+        return render(request, panel.template, base | {"describe_error": gone}, status=404)
     run_state = run_state_builder.state(run)
     if run_state.error:
-        return render(request, "describe_node.html", base | {"describe_error": run_state.error}, status=422)
+        return render(request, panel.template, base | {"describe_error": run_state.error}, status=422)
     if run_state.preparing:
         preparing = {"describe_preparing": run_state, "describe_poll_url": request.get_full_path()}
-        return render(request, "describe_node.html", base | preparing, status=202)
+        return render(request, panel.template, base | preparing, status=202)
     try:
         if run_state.kept is not None:
-            described = node_describe.in_kept_run(run_state.kept, name, seq)
+            described = describe_at.in_kept_run(run_state.kept, name, seq, panel.in_store)
         elif seq <= run_state_builder.INLINE_FRAMES:  # a short stretch of a run: replayed here, as cheap
-            described = node_describe.in_replay(run, name, seq)
+            described = describe_at.in_replay(run, name, seq, panel.in_store)
         else:  # a long stretch of a run under way: replayed off the request, the panel asks again
-            key = ("describe-node", run.pk, run.version.permalink, run.seed, name, seq)
+            key = (panel.kind, run.pk, run.version.permalink, run.seed, name, seq)
             described = offloaded.answer(
                 key,
-                lambda: node_describe.in_replay(run, name, seq),
+                lambda: describe_at.in_replay(run, name, seq, panel.in_store),
                 prepare=lambda: run_replay.load_for_replay(run),
-                supersedes=("describe-node", run.pk),  # a playing run asks for a newer event every second
+                supersedes=(panel.kind, run.pk),  # a playing run asks for a newer event every second
             )
             if isinstance(described, offloaded.Pending):
                 preparing = {"describe_preparing": described, "describe_poll_url": request.get_full_path()}
-                return render(request, "describe_node.html", base | preparing, status=202)
+                return render(request, panel.template, base | preparing, status=202)
     except ManifestError as error:
-        return render(request, "describe_node.html", base | {"describe_error": error.message}, status=422)
+        return render(request, panel.template, base | {"describe_error": error.message}, status=422)
     except SimulationLimitError as error:  # the replay's CPU budget (run_simulations.MAX_REPLAY_CPU_SECONDS)
-        return render(
-            request, "describe_node.html", base | {"describe_error": f"{error} (a replay's limit)"}, status=422
-        )
-    return render(request, "describe_node.html", base | {"describe": described})
+        return render(request, panel.template, base | {"describe_error": f"{error} (a replay's limit)"}, status=422)
+    return render(request, panel.template, base | {"describe": described})
 
 
 @rate_limited("inspect")

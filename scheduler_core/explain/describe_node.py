@@ -15,6 +15,7 @@ from scheduler_core.api.node_conditions import node_conditions
 from scheduler_core.api.pod_conditions import TERMINAL_PHASES
 from scheduler_core.api.quantity import format_quantity
 from scheduler_core.api.types import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Node, NodeCondition
+from scheduler_core.explain.describe_meta import Annotation, described_annotations, sorted_labels
 from scheduler_core.explain.kubectl_resources import PodAmounts
 from scheduler_core.explain.object_events import DescribedEvent, described_events
 from scheduler_core.store.cluster import Cluster
@@ -24,19 +25,7 @@ ROLE_LABEL_PREFIX = "node-role.kubernetes.io/"  # node-role.kubernetes.io/<role>
 ROLE_LABEL = "kubernetes.io/role"  # kubernetes.io/role=<role>
 HUGE_PAGES_PREFIX = "hugepages-"
 STANDARD_CONTAINER_RESOURCES = frozenset({CPU, MEMORY, EPHEMERAL_STORAGE})  # and hugepages-*
-MAX_ANNOTATION_LENGTH = 140  # maxAnnotationLen
-SKIPPED_ANNOTATIONS = frozenset({"kubectl.kubernetes.io/last-applied-configuration"})
 ABSENT = "\u2013"  # an en dash, where a resource has a capacity and no allocatable or the reverse
-
-
-@dataclass(frozen=True, slots=True)
-class Annotation:
-    """An annotation as printAnnotationsMultiline prints it: `key: value` on its line, or, when long
-    or of several lines, the key alone then each line indented and cut at 138 characters."""
-
-    key: str
-    lines: tuple[str, ...]
-    inline: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,12 +133,8 @@ def node_description(
     return NodeDescription(
         name=node.name,
         roles=node_roles(node.labels),
-        labels=sorted(node.labels.items()),
-        annotations=[
-            _annotation(key, value)
-            for key, value in sorted(node.metadata.annotations.items())
-            if key not in SKIPPED_ANNOTATIONS
-        ],
+        labels=sorted_labels(node.labels),
+        annotations=described_annotations(node.metadata.annotations),
         creation_timestamp=node.metadata.creation_timestamp,
         taints=[str(taint) for taint in sorted(node.spec.taints, key=lambda t: f"{t.effect},{t.key}")],
         unschedulable=node.spec.unschedulable,
@@ -172,16 +157,6 @@ def node_roles(labels: Mapping[str, str]) -> list[str]:
         elif key == ROLE_LABEL and value:
             roles.add(value)
     return sorted(roles)
-
-
-def _annotation(key: str, value: str) -> Annotation:
-    value = value.removesuffix("\n")
-    if len(value) + len(key) + 2 > MAX_ANNOTATION_LENGTH or "\n" in value:
-        limit = MAX_ANNOTATION_LENGTH - 2
-        return Annotation(
-            key, tuple(line[:limit] + "..." if len(line) > limit else line for line in value.split("\n")), False
-        )
-    return Annotation(key, (value,), True)
 
 
 def _quantities(amounts: Mapping[str, int]) -> list[tuple[str, str]]:

@@ -3,7 +3,7 @@
 // node at the player's event instead, asked of the server (views.running.describe_node_at) in the
 // detail's run slot, when panel-refresh.js says to ask.
 
-import { panelRefresher, playing } from "./panel-refresh.js";
+import { keepFolded, panelRefresher, playing } from "./panel-refresh.js";
 
 let position = null; // the player's position (frames applied), once a run has been drawn
 
@@ -33,22 +33,12 @@ function request() {
   return { url: wantedUrl(target), slot: runSlot, target: "#node-describe-run" };
 }
 
-const refresh = panelRefresher(request, keepOpenState);
+const fold = keepFolded("node-describe-run");
+const refresh = panelRefresher(request, fold.remember);
 
-// A panel folded by its reader stays folded when the next event's replaces it.
-let folded = false;
-function keepOpenState(slot) {
-  const details = slot.querySelector("details.describe");
-  if (details) folded = !details.open;
-}
 document.addEventListener("htmx:after:swap", (event) => {
-  const target = event.detail?.ctx?.target;
-  if (target?.id === "node-describe-run") {
-    const details = target.querySelector("details.describe");
-    if (details && folded) details.open = false;
-  }
-  if (target?.id === "node-detail") {
-    folded = false;
+  if (event.detail?.ctx?.target?.id === "node-detail") {
+    fold.forget();
     refresh({ now: true }); // a node opened: describe it at the player's event
   }
 });

@@ -41,3 +41,24 @@ export function panelRefresher(request, beforeSend = () => {}) {
   }
   return refresh;
 }
+
+// A `kubectl describe` panel folded by its reader stays folded when the next event's answer
+// replaces it in the slot with this id. `remember(slot)` before a request; `forget()` for a new one.
+export function keepFolded(slotId) {
+  let folded = false;
+  document.addEventListener("htmx:after:swap", (event) => {
+    const target = event.detail?.ctx?.target;
+    if (target?.id !== slotId) return;
+    const details = target.querySelector("details.describe");
+    if (details && folded) details.open = false;
+  });
+  return {
+    remember(slot) {
+      const details = slot.querySelector("details.describe");
+      if (details) folded = !details.open;
+    },
+    forget() {
+      folded = false;
+    },
+  };
+}

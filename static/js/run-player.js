@@ -427,12 +427,16 @@ function renderLog() {
 
 // Rollouts: each Deployment with its ReplicaSets side by side, pods counted against the
 // rolling-update limits (at most replicas + maxSurge pods, at least replicas - maxUnavailable ready).
+// A Deployment's card stays from one drawing to the next, only its text redrawn: its "describe" button
+// keeps the keyboard's focus while the run plays, and the describe panel (deployment-describe.js)
+// stays in it.
 function renderRollouts() {
   const box = control("rollouts");
   if (!box) return;
   const podsByOwner = owners;
   const deployments = [...workloads.values()].filter((w) => w.kind === "Deployment");
-  box.replaceChildren(...deployments.map((deployment) => {
+  const cards = new Map([...box.children].map((card) => [card.dataset.deployment, card]));
+  const wanted = deployments.map((deployment) => {
     const sets = [...workloads.values()].filter((w) => w.kind === "ReplicaSet" && w.owner === `Deployment/${deployment.name}`);
     sets.sort((a, b) => Number(a.revision ?? 0) - Number(b.revision ?? 0));
     let total = 0;
@@ -447,18 +451,44 @@ function renderRollouts() {
       row.textContent = `${set.name} (rev ${set.revision ?? "?"}): ${counts.ready}/${counts.total} ready, wants ${set.replicas}`;
       return row;
     });
-    const card = document.createElement("section");
-    card.className = "rollout";
-    const title = document.createElement("h4");
+    const card = cards.get(deployment.key) ?? rolloutCard(deployment);
     const limits = deployment.strategy === "RollingUpdate"
       ? ` · pods ${total} ≤ ${deployment.replicas + deployment.maxSurge}, ready ${ready} ≥ ${Math.max(0, deployment.replicas - deployment.maxUnavailable)}`
       : ` · ${deployment.strategy}`;
-    title.textContent = `Deployment ${deployment.name}: ${deployment.replicas} replicas${limits}`;
-    const list = document.createElement("ul");
-    list.append(...rows);
-    card.append(title, conditionLine(deployment.conditions ?? []), list);
+    card.querySelector("h4").textContent = `Deployment ${deployment.name}: ${deployment.replicas} replicas${limits}`;
+    card.querySelector("[data-conditions]").replaceWith(conditionLine(deployment.conditions ?? []));
+    card.querySelector("ul").replaceChildren(...rows);
     return card;
-  }));
+  });
+  // Only cards that go or come move: moving one would take the focus from its button.
+  const keep = new Set(wanted);
+  for (const card of [...box.children]) if (!keep.has(card)) card.remove();
+  wanted.forEach((card, index) => {
+    if (box.children[index] !== card) box.insertBefore(card, box.children[index] ?? null);
+  });
+}
+
+function rolloutCard(deployment) {
+  const card = document.createElement("section");
+  card.className = "rollout";
+  card.dataset.deployment = deployment.key;
+  const head = document.createElement("div");
+  head.className = "rollout-head";
+  const title = document.createElement("h4");
+  // `kubectl describe deployment` at the player's event, in the card (deployment-describe.js).
+  const describe = document.createElement("button");
+  describe.type = "button";
+  describe.className = "button small describe-toggle";
+  describe.dataset.describeDeployment = deployment.key;
+  describe.setAttribute("aria-expanded", "false");
+  describe.setAttribute("aria-label", `describe deployment ${deployment.name}`);
+  describe.title = `kubectl describe deployment ${deployment.name}, at the player's event`;
+  describe.textContent = "describe";
+  head.append(title, describe);
+  const conditions = document.createElement("p");
+  conditions.dataset.conditions = "";
+  card.append(head, conditions, document.createElement("ul"));
+  return card;
 }
 
 // status.conditions of a Deployment: "Available: True · Progressing: False (ProgressDeadlineExceeded)",

@@ -245,3 +245,25 @@ def test_simulate_describes_a_node_as_kubectl_does_at_an_event():
     assert any(line.startswith("Non-terminated Pods:") for line in lines)
     status, _, err = run("simulate", "-f", source, "--describe-node", "nope")
     assert status == EXIT_BAD_INPUT and 'nodes "nope" not found' in err
+
+
+def test_simulate_describes_a_deployment_as_kubectl_does_at_an_event():
+    source = str(DATA / "deploy_rolling_surge1.yaml")
+    _, events, _ = run("simulate", "-f", source, "-o", "jsonl")
+    scaled = [json.loads(line) for line in events.splitlines() if '"ScalingReplicaSet"' in line]
+    middle = next(event for event in scaled if "from 1 to 2" in event["message"])
+    status, out, _ = run("simulate", "-f", source, "--at-event", str(middle["seq"]), "--describe-deployment", "web")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[:2] == ["Name:                   web", "Namespace:              default"]
+    assert "RollingUpdateStrategy:  0 max unavailable, 1 max surge" in lines
+    old = next(line for line in lines if line.startswith("OldReplicaSets:"))
+    new = next(line for line in lines if line.startswith("NewReplicaSet:"))
+    assert old.endswith("(2/2 replicas created)") and new.endswith("(1/2 replicas created)")
+    at = ("--at-event", str(middle["seq"]))
+    status, same, _ = run("simulate", "-f", source, *at, "--describe-deployment", "default/web")
+    assert status == 0 and same == out
+    status, _, err = run("simulate", "-f", source, "--describe-deployment", "shop/web")
+    assert status == EXIT_BAD_INPUT and 'deployments.apps "web" not found' in err
+    status, _, err = run("simulate", "-f", source, "--describe-deployment", "web", "--describe-node", "worker1")
+    assert status == EXIT_BAD_INPUT and "not allowed with argument" in err
