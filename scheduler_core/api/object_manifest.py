@@ -9,6 +9,8 @@ Conventions:
 - Fields the API omits when empty (omitempty) are omitted; fields the API server defaults and the
   engine keeps are written (replicas, strategy, restartPolicy, schedulerName...). A field the
   engine does not keep is not invented (a volume's source, a probe's handler, clusterIP, resourceVersion).
+  Pointer fields a controller sets on every status write are written at 0 too (a Job's ready and
+  terminating, a StatefulSet's collisionCount); docs/upstream/workload-status.md has the rules.
 - Times are RFC 3339 in UTC (manifest_writer.format_timestamp): simulated second 0 is
   1970-01-01T00:00:00Z, and a time read from a manifest (Unix seconds) prints as it was written.
   (The CronJob controller's calendar starts at api/cron_schedule.SIMULATION_EPOCH, 2026-01-01,
@@ -40,7 +42,7 @@ from scheduler_core.api.manifest_writer import (
 from scheduler_core.api.node_conditions import node_conditions
 from scheduler_core.api.pod_conditions import conditions_of
 from scheduler_core.api.qos import qos_class
-from scheduler_core.api.quantity import format_milli_cpu, format_quantity
+from scheduler_core.api.quantity import CPU_RESOURCES, format_decimal_si, format_milli_cpu, format_quantity
 from scheduler_core.api.types import (
     Affinity,
     Condition,
@@ -77,9 +79,11 @@ from scheduler_core.api.workloads import (
     IngressPath,
     IngressRule,
     Job,
+    JobReference,
     JobSpec,
     LimitRange,
     LimitRangeItem,
+    MetricStatus,
     MetricTarget,
     PersistentVolume,
     PersistentVolumeClaim,
@@ -473,6 +477,7 @@ def _meta_condition(condition: Condition) -> Manifest:
         {
             "type": condition.type,
             "status": condition.status,
+            "observedGeneration": condition.observed_generation or None,
             "lastTransitionTime": _time(condition.last_transition_time),
             "reason": condition.reason,
             "message": condition.message,
@@ -485,6 +490,7 @@ def _pod_disruption_budget(pdb: PodDisruptionBudget) -> Manifest:
     disrupted = {name: format_timestamp(time) for name, time in sorted(status.disrupted_pods.items())}
     return _envelope(
         pdb,
+        pdb.generation,
         spec=_compact(
             {
                 "minAvailable": spec.min_available,
@@ -494,6 +500,7 @@ def _pod_disruption_budget(pdb: PodDisruptionBudget) -> Manifest:
         ),
         status=_compact(
             {
+                "observedGeneration": status.observed_generation or None,
                 "disruptedPods": disrupted or None,
                 "disruptionsAllowed": status.disruptions_allowed,
                 "currentHealthy": status.current_healthy,
@@ -628,12 +635,14 @@ def _stateful_set(stateful_set: StatefulSet) -> Manifest:
         ),
         status=_compact(
             {
+                "observedGeneration": status.observed_generation or None,
                 "replicas": status.replicas,
                 "readyReplicas": status.ready_replicas or None,
                 "currentReplicas": status.current_replicas or None,
                 "updatedReplicas": status.updated_replicas or None,
                 "currentRevision": status.current_revision or None,
                 "updateRevision": status.update_revision or None,
+                "collisionCount": status.collision_count,
                 "availableReplicas": status.available_replicas,
             }
         ),
@@ -645,7 +654,6 @@ def _daemon_set(daemon_set: DaemonSet) -> Manifest:
     strategy: Manifest = {"type": spec.update_strategy_type}
     if spec.update_strategy_type == "RollingUpdate":
         strategy["rollingUpdate"] = {"maxUnavailable": spec.max_unavailable, "maxSurge": spec.max_surge}
-    unavailable = status.desired_number_scheduled - status.number_available  # as the controller counts it
     return _envelope(
         daemon_set,
         daemon_set.generation,
@@ -664,9 +672,10 @@ def _daemon_set(daemon_set: DaemonSet) -> Manifest:
                 "numberMisscheduled": status.number_misscheduled,
                 "desiredNumberScheduled": status.desired_number_scheduled,
                 "numberReady": status.number_ready,
+                "observedGeneration": status.observed_generation or None,
                 "updatedNumberScheduled": status.updated_number_scheduled or None,
                 "numberAvailable": status.number_available or None,
-                "numberUnavailable": unavailable if unavailable > 0 else None,
+                "numberUnavailable": status.number_unavailable or None,
             }
         ),
     )
@@ -704,8 +713,18 @@ def _job(job: Job) -> Manifest:
                 "active": status.active or None,
                 "succeeded": status.succeeded or None,
                 "failed": status.failed or None,
+                "terminating": status.terminating,
+                "completedIndexes": status.completed_indexes or None,
+                "ready": status.ready,
             }
         ),
+    )
+
+
+def _job_reference(namespace: str, ref: JobReference) -> Manifest:
+    """An ObjectReference as getRef makes it (no resourceVersion: the engine keeps none)."""
+    return _compact(
+        {"kind": "Job", "namespace": namespace, "name": ref.name, "uid": ref.uid or None, "apiVersion": "batch/v1"}
     )
 
 
@@ -713,7 +732,7 @@ def _cron_job(cron_job: CronJob) -> Manifest:
     spec, status = cron_job.spec, cron_job.status
     namespace = cron_job.metadata.namespace
     template_metadata = _compact({"labels": _strings(spec.job_labels), "annotations": _strings(spec.job_annotations)})
-    active = ({"kind": "Job", "namespace": namespace, "name": name, "apiVersion": "batch/v1"} for name in status.active)
+    active = (_job_reference(namespace, ref) for ref in status.active)
     return _envelope(
         cron_job,
         spec=_compact(
@@ -765,13 +784,18 @@ def _scaling_rules(rules: HPAScalingRules | None) -> Manifest | None:
     )
 
 
-def _current_metrics(hpa: HorizontalPodAutoscaler) -> list[Manifest] | None:
-    """The utilization the controller keeps: its first Utilization metric's, in percent."""
-    utilization = hpa.status.current_utilization
-    resource = next((m.resource for m in hpa.spec.metrics if m.target_type == "Utilization"), None)
-    if utilization is None or resource is None:
-        return None
-    return [{"type": "Resource", "resource": {"name": resource, "current": {"averageUtilization": utilization}}}]
+def _metric_amount(resource: str, amount: int) -> str:
+    """An average usage as the controller writes it: resource.NewMilliQuantity(..., DecimalSI)."""
+    return format_milli_cpu(amount) if resource in CPU_RESOURCES else format_decimal_si(amount)
+
+
+def _metric_status(metric: MetricStatus) -> Manifest:
+    """An autoscaling/v2 MetricStatus; a metric that failed is upstream's zero value, `type: ""`."""
+    if not metric.resource:
+        return {"type": ""}
+    value = None if metric.average_value is None else _metric_amount(metric.resource, metric.average_value)
+    current = _compact({"averageValue": value, "averageUtilization": metric.average_utilization})
+    return {"type": "Resource", "resource": {"name": metric.resource, "current": current}}
 
 
 def _hpa(hpa: HorizontalPodAutoscaler) -> Manifest:
@@ -794,7 +818,7 @@ def _hpa(hpa: HorizontalPodAutoscaler) -> Manifest:
                 "lastScaleTime": _time(status.last_scale_time),
                 "currentReplicas": status.current_replicas or None,
                 "desiredReplicas": status.desired_replicas,
-                "currentMetrics": _current_metrics(hpa),
+                "currentMetrics": _list(_metric_status(metric) for metric in status.current_metrics),
                 "conditions": _conditions(status.conditions),
             }
         ),

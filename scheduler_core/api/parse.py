@@ -696,6 +696,7 @@ def parse_pod_disruption_budget(fields: Fields) -> PodDisruptionBudget:
             desired_healthy=status_fields.int32("desiredHealthy", status_struct, 0, minimum=0) or 0,
             expected_pods=status_fields.int32("expectedPods", status_struct, 0, minimum=0) or 0,
             disrupted_pods=disrupted_pods,
+            observed_generation=status_fields.integer("observedGeneration", 0, minimum=0) or 0,
         )
     return PodDisruptionBudget(
         metadata=metadata,

@@ -275,6 +275,7 @@ class Condition:
     message: str = ""
     last_transition_time: float | None = None
     last_update_time: float | None = None  # a Deployment's conditions only
+    observed_generation: int | None = None  # a metav1.Condition's (a PodDisruptionBudget's) only
 
 
 def condition_status(conditions: tuple[Condition, ...], condition_type: str) -> str | None:
@@ -449,6 +450,7 @@ class PodDisruptionBudgetStatus:
     expected_pods: int = 0
     disrupted_pods: Mapping[str, float] = field(default_factory=dict)
     conditions: tuple[Condition, ...] = ()  # DisruptionAllowed
+    observed_generation: int = 0  # the budget's generation this status was computed for
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,4 +458,5 @@ class PodDisruptionBudget:
     metadata: ObjectMeta
     spec: PodDisruptionBudgetSpec = PodDisruptionBudgetSpec()
     status: PodDisruptionBudgetStatus = PodDisruptionBudgetStatus()
+    generation: int = 1  # bumped by a spec change; the eviction API waits for status to catch up
     kind = "PodDisruptionBudget"

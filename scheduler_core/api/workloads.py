@@ -140,6 +140,7 @@ class StatefulSetSpec:
 
 @dataclass(frozen=True, slots=True)
 class StatefulSetStatus:
+    observed_generation: int = 0  # the set's generation this status was computed for
     replicas: int = 0
     ready_replicas: int = 0
     current_replicas: int = 0
@@ -147,6 +148,7 @@ class StatefulSetStatus:
     available_replicas: int = 0
     current_revision: str = ""
     update_revision: str = ""
+    collision_count: int | None = None  # every status write sets it (0 included), as updateStatefulSet does
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +179,8 @@ class DaemonSetStatus:
     number_available: int = 0
     updated_number_scheduled: int = 0
     number_misscheduled: int = 0
+    number_unavailable: int = 0  # nodes that should run a pod and have none available
+    observed_generation: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +216,10 @@ class JobStatus:
     start_time: float | None = None
     completion_time: float | None = None
     conditions: tuple[Condition, ...] = ()  # Complete, Failed, SuccessCriteriaMet, FailureTarget, Suspended
+    # Pointers upstream: every sync sets them (0 included), so only a Job never synced has none.
+    ready: int | None = None  # active pods with Ready True
+    terminating: int | None = None  # pods being deleted that have not finished (JobPodReplacementPolicy, GA)
+    completed_indexes: str = ""  # Indexed Jobs: the succeeded indexes as intervals, "1,3-5,7"
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,8 +245,16 @@ class CronJobSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class JobReference:
+    """An entry of a CronJob's status.active (an ObjectReference to a Job of its namespace)."""
+
+    name: str
+    uid: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class CronJobStatus:
-    active: tuple[str, ...] = ()  # names of running jobs
+    active: tuple[JobReference, ...] = ()  # the running Jobs, in the order they were started
     last_schedule_time: float | None = None
     last_successful_time: float | None = None
 
@@ -289,12 +305,28 @@ class HorizontalPodAutoscalerSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class MetricStatus:
+    """One entry of status.currentMetrics: what the last sync measured for a Resource metric of the
+    spec, in its order. An empty resource is a metric that could not be computed (upstream leaves
+    that entry zero: `type: ""`)."""
+
+    resource: str = ""  # cpu or memory
+    average_value: int | None = None  # millicores for cpu, bytes for memory
+    average_utilization: int | None = None  # percent of the requests, for a Utilization target
+
+
+@dataclass(frozen=True, slots=True)
 class HorizontalPodAutoscalerStatus:
     current_replicas: int = 0
     desired_replicas: int = 0
-    current_utilization: int | None = None
+    current_metrics: tuple[MetricStatus, ...] = ()
     last_scale_time: float | None = None
     conditions: tuple[Condition, ...] = ()  # AbleToScale, ScalingActive, ScalingLimited
+
+    @property
+    def current_utilization(self) -> int | None:
+        """The first measured utilization, in percent (what `kubectl get hpa` shows first)."""
+        return next((m.average_utilization for m in self.current_metrics if m.average_utilization is not None), None)
 
 
 @dataclass(frozen=True, slots=True)

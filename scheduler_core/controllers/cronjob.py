@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from scheduler_core.admission.priority import AdmissionError
 from scheduler_core.api.cron_schedule import SIMULATION_EPOCH, CronScheduleError, next_run
 from scheduler_core.api.types import ObjectMeta
-from scheduler_core.api.workloads import CronJob, CronJobStatus, Job
+from scheduler_core.api.workloads import CronJob, CronJobStatus, Job, JobReference
 from scheduler_core.controllers.base import Context, record
 from scheduler_core.controllers.controller_kit import DelayingQueue, OwnerIndex, collect_objects, controller_ref
 from scheduler_core.controllers.job import COMPLETE, FAILED, finished_condition_type, is_finished
@@ -95,14 +95,24 @@ def job_name(cron_job: CronJob, scheduled: float) -> str:
 
 @dataclass(slots=True)
 class _Status:
-    """The CronJob's status being reconciled (cronJobCopy)."""
+    """The CronJob's status being reconciled (cronJobCopy). Its active Jobs are found by uid
+    (inActiveList, deleteFromActiveList), and by name only for the schedule's next Job (inActiveListByName)."""
 
-    active: list[str]
+    active: list[JobReference]
     last_schedule_time: float | None
     last_successful_time: float | None
 
     def freeze(self) -> CronJobStatus:
         return CronJobStatus(tuple(self.active), self.last_schedule_time, self.last_successful_time)
+
+    def has_uid(self, uid: str) -> bool:
+        return any(ref.uid == uid for ref in self.active)
+
+    def has_name(self, name: str) -> bool:
+        return any(ref.name == name for ref in self.active)
+
+    def remove_uid(self, uid: str) -> None:
+        self.active = [ref for ref in self.active if ref.uid != uid]
 
 
 class _ScheduleError(Exception):
@@ -265,8 +275,7 @@ class CronJobController:
         except ConflictError as error:
             record(self.ctx, cron_job, "FailedDelete", f"Deleted job: {error}", warning=True, source=SOURCE)
             return False
-        if job.metadata.name in status.active:
-            status.active.remove(job.metadata.name)
+        status.remove_uid(job.metadata.uid)
         record(
             self.ctx, cron_job, SUCCESSFUL_DELETE_REASON, DELETED_JOB_MESSAGE.format(job.metadata.name), source=SOURCE
         )
@@ -276,17 +285,17 @@ class CronJobController:
         """syncCronJob: reconcile the active list with the Jobs, then start the Job of the most
         recent unmet schedule time. Returns when to sync again, or None."""
         now = self.ctx.now
-        children: set[str] = set()
+        children: set[str] = set()  # the uids of the CronJob's Jobs
         for job in jobs:
-            name = job.metadata.name
-            children.add(name)
-            found = name in status.active
+            name, uid = job.metadata.name, job.metadata.uid
+            children.add(uid)
+            found = status.has_uid(uid)
             if not found and not is_finished(job):
                 message = UNEXPECTED_JOB_MESSAGE.format(name)
                 record(self.ctx, cron_job, UNEXPECTED_JOB_REASON, message, warning=True, source=SOURCE)
             elif is_finished(job):
                 if found:
-                    status.active.remove(name)
+                    status.remove_uid(uid)
                     message = SAW_COMPLETED_JOB_MESSAGE.format(name, finished_condition_type(job))
                     record(self.ctx, cron_job, SAW_COMPLETED_JOB_REASON, message, source=SOURCE)
                 if finished_condition_type(job) == COMPLETE:
@@ -297,13 +306,12 @@ class CronJobController:
                         status.last_successful_time is None or completed > status.last_successful_time
                     ):
                         status.last_successful_time = completed
-        for name in list(status.active):
-            if name in children:
+        for ref in list(status.active):
+            if ref.uid in children:
                 continue
-            key = f"{cron_job.metadata.namespace}/{name}" if cron_job.metadata.namespace else name
-            if self.ctx.cluster.get(Job, key) is None:
-                record(self.ctx, cron_job, MISSING_JOB_REASON, MISSING_JOB_MESSAGE.format(name), source=SOURCE)
-                status.active.remove(name)
+            if self.ctx.cluster.get(Job, self._job_key(cron_job, ref.name)) is None:
+                record(self.ctx, cron_job, MISSING_JOB_REASON, MISSING_JOB_MESSAGE.format(ref.name), source=SOURCE)
+                status.remove_uid(ref.uid)
 
         if cron_job.metadata.deletion_timestamp is not None:
             return None
@@ -340,32 +348,37 @@ class CronJobController:
             record(self.ctx, cron_job, MISS_SCHEDULE_REASON, message, warning=True, source=SOURCE)
             return self._next_schedule_delay(cron_job, now, status)
         name = job_name(cron_job, scheduled)
-        if name in status.active or status.last_schedule_time == scheduled:
+        if status.has_name(name) or status.last_schedule_time == scheduled:
             return self._next_schedule_delay(cron_job, now, status)
         if cron_job.spec.concurrency_policy == "Forbid" and status.active:
             # Not starting job because the prior execution is still running.
             record(self.ctx, cron_job, JOB_ALREADY_ACTIVE_REASON, JOB_ALREADY_ACTIVE_MESSAGE, source=SOURCE)
             return self._next_schedule_delay(cron_job, now, status)
         if cron_job.spec.concurrency_policy == "Replace":
-            for active_name in list(status.active):
-                key = f"{cron_job.metadata.namespace}/{active_name}" if cron_job.metadata.namespace else active_name
-                active_job = self.ctx.cluster.get(Job, key)
+            for ref in list(status.active):
+                active_job = self.ctx.cluster.get(Job, self._job_key(cron_job, ref.name))
                 if active_job is None:
-                    message = f'Get job: jobs.batch "{active_name}" not found'
+                    message = f'Get job: jobs.batch "{ref.name}" not found'
                     record(self.ctx, cron_job, "FailedGet", message, warning=True, source=SOURCE)
                     return None
                 if not self._delete_job(cron_job, active_job, status):
                     return None
 
         created = self._create_job(cron_job, scheduled, name, status)
-        if not created:
+        if created is None:
             return None
-        status.active.append(name)
+        status.active.append(JobReference(created.metadata.name, created.metadata.uid))  # getRef
         status.last_schedule_time = scheduled
         return self._next_schedule_delay(cron_job, now, status)
 
-    def _create_job(self, cron_job: CronJob, scheduled: float, name: str, status: _Status) -> bool:
-        """getJobFromTemplate2 and the create; False when nothing more is to be done this sync."""
+    @staticmethod
+    def _job_key(cron_job: CronJob, name: str) -> str:
+        namespace = cron_job.metadata.namespace
+        return f"{namespace}/{name}" if namespace else name
+
+    def _create_job(self, cron_job: CronJob, scheduled: float, name: str, status: _Status) -> Job | None:
+        """getJobFromTemplate2 and the create: the Job to add to the active list (the one created,
+        or one this CronJob made before and lost track of), or None when nothing more is to be done."""
         annotations = dict(cron_job.spec.job_annotations)
         annotations[SCHEDULED_TIMESTAMP_ANNOTATION] = rfc3339(scheduled, cron_job.spec.time_zone)
         metadata = ObjectMeta(
@@ -381,17 +394,17 @@ class CronJobController:
             # Already there: adopt it into the active list if this CronJob made it.
             existing: Job | None = self.ctx.cluster.get(Job, metadata.key)
             if existing is None:
-                return False
+                return None
             ref = existing.metadata.controller_ref()
             if ref is None or ref.kind != KIND or ref.uid != cron_job.metadata.uid:
-                return False
-            return name not in status.active
+                return None
+            return None if status.has_uid(existing.metadata.uid) else existing
         except AdmissionError as error:
             message = ERROR_CREATING_JOB_MESSAGE.format(error)
             record(self.ctx, cron_job, FAILED_CREATE_REASON, message, warning=True, source=SOURCE)
             self._failed = True
-            return False
+            return None
         record(
             self.ctx, cron_job, SUCCESSFUL_CREATE_REASON, CREATED_JOB_MESSAGE.format(job.metadata.name), source=SOURCE
         )
-        return True
+        return job

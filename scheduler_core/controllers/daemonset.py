@@ -431,8 +431,10 @@ class DaemonSetController:
 
     def _delete_failed_pod_allowed(self, ds: DaemonSet, node_name: str) -> bool:
         """failedPodsBackoff: a failed pod on a node is killed at most once per backoff period
-        (1 s doubling to 15 min); within it the set is synced again when the period ends."""
-        key = f"{ds.metadata.uid}/{ds.generation}/{node_name}"
+        (1 s doubling to 15 min); within it the set is synced again when the period ends. The
+        period is kept per status.observedGeneration (failedPodsBackoffKey), the generation the
+        last status write saw: a new template starts a new backoff once a sync has observed it."""
+        key = f"{ds.metadata.uid}/{ds.status.observed_generation}/{node_name}"
         now = self.ctx.now
         entry = self._failed_backoff.get(key)
         if entry is not None and now - entry[1] < entry[0]:
@@ -593,6 +595,10 @@ class DaemonSetController:
     # ------------------------------------------------------------------ status
 
     def _update_status(self, ds: DaemonSet, nodes: list[Node], hash_: str) -> None:
+        """updateDaemonSetStatus and storeDaemonSetStatus: the counts over the nodes, the
+        unavailable ones (desired - available) and the generation this sync observed. Every sync
+        observes it: creations and deletions are done at once here, so the expectations that make
+        upstream skip observedGeneration are always satisfied."""
         current = self.ctx.cluster.get(DaemonSet, ds.metadata.key)
         if current is None or current.metadata.uid != ds.metadata.uid:
             return
@@ -623,6 +629,8 @@ class DaemonSetController:
             number_available=available,
             updated_number_scheduled=updated,
             number_misscheduled=misscheduled,
+            number_unavailable=desired - available,
+            observed_generation=ds.generation,
         )
         if current.status != status:
             self.ctx.cluster.update(replace(current, status=status))

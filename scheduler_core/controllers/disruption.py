@@ -9,7 +9,8 @@ For each budget, on every change to it or to a pod of its namespace:
   controller are reported (UnmanagedPods) and left out;
 - currentHealthy: the ready pods, not being deleted and not in disruptedPods (an eviction the API
   server approved in the last 2 minutes, DeletionTimeout);
-- disruptionsAllowed: currentHealthy - desiredHealthy, never below 0, and 0 while expectedPods is 0.
+- disruptionsAllowed: currentHealthy - desiredHealthy, never below 0, and 0 while expectedPods is 0;
+- observedGeneration: the budget's generation (the eviction API refuses while it lags behind).
 When the expected count cannot be computed, disruptionsAllowed drops to 0 (failSafe).
 
 Identical events are recorded once while their cause lasts, as the API server's event correlator
@@ -199,7 +200,7 @@ class DisruptionController:
         except ExpectedCountError as error:
             events.append((CALCULATE_FAILED, CALCULATE_FAILED_MESSAGE.format(error), True))
             self._emit(pdb, events)
-            # failSafe: nothing may be disrupted, and the condition says why.
+            # failSafe: nothing may be disrupted, and the condition says why; observedGeneration stays.
             failed = replace(pdb.status, disruptions_allowed=0)
             self._write(pdb, with_disruption_allowed(failed, self.ctx.now, SYNC_FAILED, str(error)))
             return
@@ -225,6 +226,7 @@ class DisruptionController:
             expected_pods=expected.expected,
             disrupted_pods=disrupted,
             conditions=pdb.status.conditions,
+            observed_generation=pdb.generation,  # updatePdbStatus: the generation this sync computed
         )
         self._write(pdb, with_disruption_allowed(status, now))
         if recheck is not None:

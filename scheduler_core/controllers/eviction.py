@@ -5,8 +5,10 @@ A pod that is finished, Pending or already being deleted is deleted at once. Oth
 budget that selects it decides: a pod that is not ready goes while the budget is met; a ready pod
 goes only while status.disruptionsAllowed is above zero, which the eviction spends (and notes the
 pod in status.disruptedPods) before deleting; at zero the request fails with 429 TooManyRequests,
-"Cannot evict pod as it would violate the pod's disruption budget.". More than one budget is a
-500. The eviction API records no event; the kubelet's Killing follows the graceful delete.
+"Cannot evict pod as it would violate the pod's disruption budget.", as it does while the budget's
+status.observedGeneration is behind its generation (a spec the disruption controller has not
+synced yet). More than one budget is a 500. The eviction API records no event; the kubelet's
+Killing follows the graceful delete.
 """
 
 from dataclasses import dataclass, replace
@@ -20,6 +22,7 @@ from scheduler_core.controllers.base import Context, delete_pod, mark_disruption
 # Upstream's texts.
 VIOLATES_BUDGET = "Cannot evict pod as it would violate the pod's disruption budget."
 BUDGET_CAUSE = "The disruption budget {} needs {} healthy pods and has {} currently"
+BUDGET_NOT_PROCESSED_CAUSE = "The disruption budget {} is still being processed by the server."
 MULTIPLE_BUDGETS = "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support."
 NEGATIVE_ALLOWED = 'poddisruptionbudget.policy "{}" is forbidden: pdb disruptions allowed is negative'
 TOO_MANY_DISRUPTED = (
@@ -93,6 +96,8 @@ def _condition_and_delete(ctx: Context, pod: Pod, grace_period: int | None) -> N
 
 def _check_and_decrement(ctx: Context, pdb: PodDisruptionBudget, pod: Pod) -> EvictionResult | None:
     status = pdb.status
+    if status.observed_generation < pdb.generation:  # the disruption controller has not seen this spec yet
+        return EvictionResult(TOO_MANY_REQUESTS, VIOLATES_BUDGET, BUDGET_NOT_PROCESSED_CAUSE.format(pdb.metadata.name))
     if status.disruptions_allowed < 0:
         return EvictionResult(FORBIDDEN, NEGATIVE_ALLOWED.format(pdb.metadata.name))
     if len(status.disrupted_pods) > MAX_DISRUPTED_POD_SIZE:

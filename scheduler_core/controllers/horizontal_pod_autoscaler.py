@@ -25,7 +25,10 @@ One reconcile, as upstream does it:
    direction (selectPolicy Max, Min or Disabled) over the scale events of their periods.
 4. On a change, the target's spec.replicas is written and a SuccessfulRescale event is recorded
    ("New size: 6; reason: cpu resource utilization (percentage of request) above target");
-   status.currentReplicas, desiredReplicas, currentUtilization and lastScaleTime follow.
+   status.currentReplicas, desiredReplicas and lastScaleTime follow (setStatus), with
+   currentMetrics: one entry per metric of the spec, in its order, the average usage measured
+   (and the utilization, for a Utilization target), or an empty entry for a metric that failed.
+   status.observedGeneration stays unset: upstream's controller never writes it.
 
 Metrics (what metrics-server would report). A workload's load is a total CPU demand in
 millicores, ctx.workload_demand["Kind/namespace/name"] of the HPA's scale target. The timeline op
@@ -81,6 +84,7 @@ from scheduler_core.api.workloads import (
     HorizontalPodAutoscalerStatus,
     HPAScalingPolicy,
     HPAScalingRules,
+    MetricStatus,
     MetricTarget,
     ReplicaSet,
     ScaleTarget,
@@ -901,7 +905,7 @@ class HorizontalPodAutoscalerController:
         desired = 0
         reason = ""
         rescale = True
-        utilization: int | None = None
+        metrics: tuple[MetricStatus, ...] = ()
         if current == 0 and spec.min_replicas != 0:
             desired, rescale = 0, False  # the target was scaled to zero by hand
             conditions.set(SCALING_ACTIVE, False, *SCALING_DISABLED)
@@ -912,11 +916,10 @@ class HorizontalPodAutoscalerController:
         else:
             pods = self._pods_of(target, namespace)
             demand = self.ctx.workload_demand.get(workload_key(spec.target_kind, namespace, spec.target_name), 0.0)
-            proposal, metric_name, utilization, error = self._replicas_for_metrics(
-                hpa, current, pods, demand, conditions
-            )
+            proposal, metric_name, metrics, error = self._replicas_for_metrics(hpa, current, pods, demand, conditions)
             if error is not None and proposal == -1:
-                self._set_status(hpa, current, hpa.status.desired_replicas, utilization, conditions, rescaled=False)
+                # setCurrentReplicasAndMetricsInStatus: desiredReplicas stays what it was.
+                self._set_status(hpa, current, hpa.status.desired_replicas, metrics, conditions, rescaled=False)
                 record(self.ctx, hpa, REASON_FAILED_COMPUTE_METRICS_REPLICAS, error, warning=True, source=NAME)
                 return
             conditions.set(
@@ -942,7 +945,7 @@ class HorizontalPodAutoscalerController:
             state.last_input = now
         else:
             desired = current
-        self._set_status(hpa, current, desired, utilization, conditions, rescaled=rescale)
+        self._set_status(hpa, current, desired, metrics, conditions, rescaled=rescale)
 
     def _pods_of(self, target: Any, namespace: str) -> list[Pod]:
         selector = target.spec.selector
@@ -963,19 +966,21 @@ class HorizontalPodAutoscalerController:
         pods: Sequence[Pod],
         demand: float,
         conditions: "_Conditions",
-    ) -> tuple[int, str, int | None, str | None]:
+    ) -> tuple[int, str, tuple[MetricStatus, ...], str | None]:
         """computeReplicasForMetrics: the highest proposal, or -1 and the error when it cannot scale
-        (ScalingActive then says why, from the first invalid metric)."""
+        (ScalingActive then says why, from the first invalid metric); and each metric's status, an
+        empty one for a metric that failed."""
         replicas = 0
         metric_name = ""
-        utilization: int | None = None
+        statuses: list[MetricStatus] = []
         invalid = 0
         first_error: str | None = None
         transitions = self._ready_transitions(pods)
         for metric in hpa.spec.metrics:
             try:
-                proposal, name, percent = self._replicas_for_metric(metric, current, pods, demand, hpa, transitions)
+                proposal, name, measured = self._replicas_for_metric(metric, current, pods, demand, hpa, transitions)
             except MetricError as error:
+                statuses.append(MetricStatus())
                 template = ERROR_GET_UTILIZATION if metric.target_type == "Utilization" else ERROR_GET_USAGE
                 message = template.format(resource=metric.resource, error=error)
                 record(self.ctx, hpa, REASON_FAILED_GET_RESOURCE_METRIC, message, warning=True, source=NAME)
@@ -984,8 +989,7 @@ class HorizontalPodAutoscalerController:
                     unable = UNABLE_TO_COMPUTE_MESSAGE.format(error=message)
                 invalid += 1
                 continue
-            if utilization is None and percent is not None:
-                utilization = percent
+            statuses.append(measured)
             if replicas == 0 or proposal > replicas:
                 replicas, metric_name = proposal, name
         failure = None
@@ -994,8 +998,8 @@ class HorizontalPodAutoscalerController:
         if invalid >= len(hpa.spec.metrics) or (invalid > 0 and replicas < current):
             if first_error is not None:
                 conditions.set(SCALING_ACTIVE, False, REASON_FAILED_GET_RESOURCE_METRIC, unable)
-            return -1, "", utilization, failure
-        return replicas, metric_name, utilization, failure
+            return -1, "", tuple(statuses), failure
+        return replicas, metric_name, tuple(statuses), failure
 
     def _replicas_for_metric(
         self,
@@ -1005,38 +1009,43 @@ class HorizontalPodAutoscalerController:
         demand: float,
         hpa: HorizontalPodAutoscaler,
         transitions: Mapping[str, float],
-    ) -> tuple[int, str, int | None]:
+    ) -> tuple[int, str, MetricStatus]:
+        """computeStatusForResourceMetricGeneric: the proposal, the metric's name in messages, and
+        its status (the average usage; and the utilization, for a Utilization target)."""
         now = self.ctx.now
         tolerances = tolerances_of(hpa.spec)
         samples = pod_metrics(pods, metric.resource, demand, now)
         if metric.target_type == "AverageValue" and metric.average_value is not None:
-            replicas, _ = replicas_for_average_value(
+            replicas, usage = replicas_for_average_value(
                 current, metric.average_value, metric.resource, tolerances, pods, samples, now, transitions
             )
-            return replicas, METRIC_NAME_VALUE.format(resource=metric.resource), None
+            measured = MetricStatus(metric.resource, average_value=usage)
+            return replicas, METRIC_NAME_VALUE.format(resource=metric.resource), measured
         target = metric.average_utilization or 0
-        replicas, percent, _ = replicas_for_utilization(
+        replicas, percent, raw = replicas_for_utilization(
             current, target, metric.resource, tolerances, pods, samples, now, transitions
         )
-        return replicas, METRIC_NAME_UTILIZATION.format(resource=metric.resource), percent
+        measured = MetricStatus(metric.resource, average_value=raw, average_utilization=percent)
+        return replicas, METRIC_NAME_UTILIZATION.format(resource=metric.resource), measured
 
     def _set_status(
         self,
         hpa: HorizontalPodAutoscaler,
         current: int,
         desired: int,
-        utilization: int | None,
+        metrics: tuple[MetricStatus, ...],
         conditions: "_Conditions",
         *,
         rescaled: bool,
     ) -> None:
+        """setStatus, then updateStatusIfNeeded (the store skips an equal write)."""
         stored = self.ctx.cluster.get(HorizontalPodAutoscaler, hpa.metadata.key)
         if stored is None:
             return
         status = HorizontalPodAutoscalerStatus(
             current_replicas=current,
             desired_replicas=desired,
-            current_utilization=utilization,
+            current_metrics=metrics,
             last_scale_time=self.ctx.now if rescaled else stored.status.last_scale_time,
             conditions=conditions.now,
         )

@@ -17,7 +17,11 @@ Finished pods stay (Succeeded or Failed) until their Job is deleted, by a user, 
 history limit or ttlSecondsAfterFinished; the pods then go with it.
 
 The simulated API has no finalizers: which finished pods are already in .status is kept here
-instead (the job-tracking finalizer's role).
+instead (the job-tracking finalizer's role). So status.uncountedTerminatedPods, upstream's list
+of pods between their finish and their finalizer's removal, would always be empty and is not
+kept. Every sync writes status.ready (active pods that are Ready) and status.terminating (pods
+being deleted that have not finished), and an Indexed Job's status.completedIndexes
+("0-2,5"); failedIndexes needs backoffLimitPerIndex, which the engine does not run.
 """
 
 from collections.abc import Iterable
@@ -36,6 +40,7 @@ from scheduler_core.controllers.controller_kit import (
     delete_owned_pod,
     slow_start,
 )
+from scheduler_core.controllers.job_indexes import format_indexes
 from scheduler_core.controllers.naming import MAX_GENERATED_NAME_LENGTH
 from scheduler_core.store.cluster import Change, ChangeType, StoredObject
 
@@ -84,6 +89,23 @@ _EPSILON = 1e-9
 
 # A finished condition in the making: (type, reason, message).
 Finishing = tuple[str, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Deleted:
+    """Pods a sync deleted: how many, and how many of them were Ready (taken off status.ready)."""
+
+    pods: int = 0
+    ready: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Managed:
+    """What manageJob leaves: the active count, the pods it deleted, whether every create went through."""
+
+    active: int
+    deleted: _Deleted = _Deleted()
+    ok: bool = True
 
 
 @dataclass(slots=True)
@@ -319,6 +341,7 @@ class JobController:
         pods = self._pods_of(job)
         active_pods = [pod for pod in pods if is_active(pod)]
         active = len(active_pods)
+        ready = sum(1 for pod in active_pods if pod.status.ready)  # countReadyPods
         terminating = sum(
             1 for pod in pods if pod.metadata.deletion_timestamp is not None and pod.status.phase not in TERMINAL_PHASES
         )
@@ -355,13 +378,16 @@ class JobController:
         manage_ok = True
         if finished is not None:
             deleted = self._delete_pods(job, active_pods)
-            active -= deleted
-            terminating += deleted
+            active -= deleted.pods
+            terminating += deleted.pods
+            ready -= deleted.ready
         else:
             manage_called = False
             if job.metadata.deletion_timestamp is None:
-                active, removed, manage_ok = self._manage(job, active_pods, succeeded, succeeded_indexes, backoff)
-                terminating += removed
+                managed = self._manage(job, active_pods, succeeded, succeeded_indexes, backoff)
+                active, manage_ok = managed.active, managed.ok
+                terminating += managed.deleted.pods
+                ready -= managed.deleted.ready
                 manage_called = True
             if completions is None:
                 complete = succeeded > 0 and active == 0
@@ -423,6 +449,9 @@ class JobController:
             start_time=start_time,
             completion_time=completion_time,
             conditions=tuple(conditions),
+            ready=ready,
+            terminating=terminating,
+            completed_indexes=format_indexes(succeeded_indexes) if indexed else "",
         )
         state.failures_after_last_success, state.last_failure_time = backoff
         if job_finished:
@@ -500,14 +529,13 @@ class JobController:
         succeeded: int,
         succeeded_indexes: set[int],
         backoff: tuple[int, float | None],
-    ) -> tuple[int, int, bool]:
-        """manageJob: delete surplus pods or create missing ones. Returns (active, deleted, whether
-        every create went through)."""
+    ) -> _Managed:
+        """manageJob: delete surplus pods or create missing ones."""
         spec = job.spec
         active = len(active_pods)
         if spec.suspend:
             removed = self._delete_pods(job, _active_pods_for_removal(job, active_pods, active))
-            return active - removed, removed, True
+            return _Managed(active - removed.pods, removed)
         if spec.completions is None:
             # Without completions every pod may finish the Job: after a success, let the rest run.
             want_active = active if succeeded > 0 else spec.parallelism
@@ -517,20 +545,20 @@ class JobController:
         to_delete = _active_pods_for_removal(job, active_pods, surplus)[:MAX_POD_CREATE_DELETE_PER_SYNC]
         if to_delete:
             removed = self._delete_pods(job, to_delete)
-            return active - removed, removed, True
+            return _Managed(active - removed.pods, removed)
         missing = want_active - active
         if missing <= 0:
-            return active, 0, True
+            return _Managed(active)
         remaining = self._backoff_remaining(backoff)
         if remaining > 0:
             self.queue.add_after(job.metadata.key, max(remaining, SYNC_JOB_BATCH_PERIOD))
-            return 0, 0, True  # upstream reports no active pods while it waits out the backoff
+            return _Managed(0)  # upstream reports no active pods while it waits out the backoff
         missing = min(missing, MAX_POD_CREATE_DELETE_PER_SYNC)
         indexes: list[int | None] = [None] * missing
         if spec.completion_mode == "Indexed":
             indexes = list(self._first_pending_indexes(job, active_pods, succeeded_indexes, missing))
         made = slow_start(len(indexes), lambda i: self._create_job_pod(job, indexes[i]))
-        return active + made, 0, made == len(indexes)
+        return _Managed(active + made, ok=made == len(indexes))
 
     @staticmethod
     def _first_pending_indexes(
@@ -572,8 +600,10 @@ class JobController:
         )
         return pod is not None
 
-    def _delete_pods(self, job: Job, pods: list[Pod]) -> int:
-        return sum(1 for pod in pods if delete_owned_pod(self.ctx, job, pod, source=SOURCE))
+    def _delete_pods(self, job: Job, pods: list[Pod]) -> _Deleted:
+        """deleteJobPods / deleteActivePods: the pods deleted, and the Ready ones among them."""
+        deleted = [pod for pod in pods if delete_owned_pod(self.ctx, job, pod, source=SOURCE)]
+        return _Deleted(len(deleted), sum(1 for pod in deleted if pod.status.ready))
 
     # ------------------------------------------------------------------ TTL after finished
 

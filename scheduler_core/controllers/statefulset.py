@@ -20,7 +20,9 @@ claims' controller (they go with the pod). The garbage collector's part in that 
 whose owner is gone) is done here for the pods and claims this controller owns.
 
 Revisions are kept by the controller (ControllerRevision objects are not modelled): a revision is the
-pod template, named `<set>-<hash>`. Event messages are stateful_pod_control.go's.
+pod template, named `<set>-<hash>`; a name already taken by another template's revision bumps
+status.collisionCount, which every status write carries (0 included), with observedGeneration, the
+generation the sync worked on. Event messages are stateful_pod_control.go's.
 """
 
 import re
@@ -247,10 +249,10 @@ class StatefulSetController:
         if ss.metadata.deletion_timestamp is not None:
             return
         pods = self._owned_pods(ss)
-        current, update = self._revisions_of(ss, pods)
+        current, update, collisions = self._revisions_of(ss)
         failed = _SyncState(self, ss, current, update).run(pods)
         pods = self._owned_pods(ss)  # after this round's creations and deletions
-        self._update_status(ss, current, update, pods)
+        self._update_status(ss, current, update, pods, collisions)
         self._truncate_history(ss, current, update, pods)
         if failed:
             self.requeue.rate_limited(key)
@@ -277,10 +279,12 @@ class StatefulSetController:
 
     # ------------------------------------------------------------------ revisions
 
-    def _revisions_of(self, ss: StatefulSet, pods: list[Pod]) -> tuple[Revision, Revision]:
+    def _revisions_of(self, ss: StatefulSet) -> tuple[Revision, Revision, int]:
         """getStatefulSetRevisions: the update revision is the set's template (an equal earlier
-        revision is reused and renumbered, as a rollback does); the current one is status.currentRevision's."""
+        revision is reused and renumbered, as a rollback does); the current one is status.currentRevision's.
+        Also the collision count, status.collisionCount's, bumped while a new revision's name is taken."""
         history = self._revisions.setdefault(ss.metadata.uid, [])
+        collisions = ss.status.collision_count or 0
         next_number = history[-1].number + 1 if history else 1
         template = ss.spec.template
         equal = [revision for revision in history if revision.template == template]
@@ -291,15 +295,15 @@ class StatefulSetController:
             history.remove(equal[-1])
             history.append(update)
         else:
-            collisions = 0
-            name = f"{ss.metadata.name}-{template_hash(template)}"
+            # CreateControllerRevision: a name taken by another template's revision is a hash collision.
+            name = f"{ss.metadata.name}-{template_hash(template, collisions)}"
             while any(revision.name == name for revision in history):
                 collisions += 1
                 name = f"{ss.metadata.name}-{template_hash(template, collisions)}"
             update = Revision(name, next_number, template)
             history.append(update)
         current = next((r for r in history if r.name == ss.status.current_revision), update)
-        return current, update
+        return current, update, collisions
 
     def _truncate_history(self, ss: StatefulSet, current: Revision, update: Revision, pods: list[Pod]) -> None:
         history = self._revisions.get(ss.metadata.uid, [])
@@ -315,7 +319,11 @@ class StatefulSetController:
 
     # ------------------------------------------------------------------ status
 
-    def _update_status(self, ss: StatefulSet, current: Revision, update: Revision, owned: list[Pod]) -> None:
+    def _update_status(
+        self, ss: StatefulSet, current: Revision, update: Revision, owned: list[Pod], collisions: int
+    ) -> None:
+        """updateStatefulSet's status: the counts, the revisions, the generation it was computed for
+        and the collision count (always set, 0 included)."""
         pods = [pod for pod in owned if ordinal_of(pod) >= 0]
         replicas = ready = available = current_count = updated = 0
         for pod in pods:
@@ -331,6 +339,7 @@ class StatefulSetController:
                 if revision == update.name:
                     updated += 1
         status = StatefulSetStatus(
+            observed_generation=ss.generation,
             replicas=replicas,
             ready_replicas=ready,
             current_replicas=current_count,
@@ -338,6 +347,7 @@ class StatefulSetController:
             available_replicas=available,
             current_revision=current.name,
             update_revision=update.name,
+            collision_count=collisions,
         )
         if (
             ss.spec.update_strategy_type == "RollingUpdate"

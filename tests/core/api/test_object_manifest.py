@@ -38,7 +38,9 @@ from scheduler_core.api.workloads import (
     HorizontalPodAutoscaler,
     HorizontalPodAutoscalerStatus,
     Job,
+    JobReference,
     JobStatus,
+    MetricStatus,
     PersistentVolume,
     PersistentVolumeClaim,
     PersistentVolumeClaimStatus,
@@ -100,7 +102,8 @@ def as_read_back(obj: Any) -> Any:
         case ResourceQuota():
             return replace(obj, used={})  # status.used not read: the quota controller counts it again
         case PodDisruptionBudget():
-            return replace(obj, status=replace(obj.status, conditions=()))  # counts read, conditions not
+            # Counts and observedGeneration read, conditions not; generation 1, as for the workloads.
+            return replace(obj, status=replace(obj.status, conditions=()), generation=1)
         case Node():
             # Written as the API shows them: the kubelet's four conditions, those not stored yet as it
             # posted them at the node's creation; the parser reads them all.
@@ -399,6 +402,7 @@ status:
   desiredHealthy: 1
   expectedPods: 2
   disruptedPods: {rich: "2024-01-02T15:04:05Z"}
+  observedGeneration: 3
 ---
 apiVersion: v1
 kind: Node
@@ -660,7 +664,10 @@ def test_a_job_that_completed(cluster: Cluster) -> None:
         "startTime": "1970-01-01T00:00:00Z",
         "completionTime": "1970-01-01T00:00:07Z",
         "succeeded": 1,
+        "terminating": 0,  # pointers every sync sets: written at 0 too
+        "ready": 0,
     }
+    assert list(manifest["status"])[-3:] == ["succeeded", "terminating", "ready"]  # JobStatus's order
     pod = object_manifest(only(cluster, Pod, "hello-"))
     assert pod["status"]["containerStatuses"][0]["state"] == {
         "terminated": {
@@ -739,10 +746,12 @@ def test_a_pod_disruption_budget(cluster: Cluster) -> None:
             "name": "web",
             "namespace": "default",
             "uid": pdb.metadata.uid,
+            "generation": 1,
             "creationTimestamp": "1970-01-01T00:00:00Z",
         },
         "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "web"}}},
         "status": {
+            "observedGeneration": 1,
             "disruptionsAllowed": 0,
             "currentHealthy": 1,
             "desiredHealthy": 1,
@@ -751,6 +760,7 @@ def test_a_pod_disruption_budget(cluster: Cluster) -> None:
                 {
                     "type": "DisruptionAllowed",
                     "status": "False",
+                    "observedGeneration": 1,
                     "lastTransitionTime": "1970-01-01T00:00:00Z",
                     "reason": "InsufficientPods",
                     "message": "",
@@ -791,10 +801,77 @@ def test_statuses_the_api_omits_when_empty() -> None:
     assert claim["status"] == {"phase": "Pending"}
 
 
+def test_new_status_fields_come_in_the_apis_order() -> None:
+    """Each status as k8s.io/api orders its fields, the pointers set by every sync written at 0."""
+    stateful_set = StatefulSet(
+        ObjectMeta("s", "default"),
+        _spec_of(StatefulSet),
+        StatefulSetStatus(observed_generation=2, replicas=1, current_revision="s-1", collision_count=0),
+    )
+    assert object_manifest(stateful_set)["status"] == {
+        "observedGeneration": 2,
+        "replicas": 1,
+        "currentRevision": "s-1",
+        "collisionCount": 0,
+        "availableReplicas": 0,
+    }
+    daemon_set = DaemonSet(
+        ObjectMeta("d", "default"),
+        _spec_of(DaemonSet),
+        DaemonSetStatus(desired_number_scheduled=2, number_unavailable=2, observed_generation=3),
+    )
+    assert list(object_manifest(daemon_set)["status"].items()) == [
+        ("currentNumberScheduled", 0),
+        ("numberMisscheduled", 0),
+        ("desiredNumberScheduled", 2),
+        ("numberReady", 0),
+        ("observedGeneration", 3),
+        ("numberUnavailable", 2),
+    ]
+    job = Job(
+        ObjectMeta("j", "default"),
+        _spec_of(Job),
+        JobStatus(active=2, ready=1, terminating=0, completed_indexes="0,2-4"),
+    )
+    assert list(object_manifest(job)["status"].items()) == [
+        ("active", 2),
+        ("terminating", 0),
+        ("completedIndexes", "0,2-4"),
+        ("ready", 1),
+    ]
+    cron_job = CronJob(ObjectMeta("c", "shop"), _spec_of(CronJob), CronJobStatus(active=(JobReference("c-1", "u-1"),)))
+    assert object_manifest(cron_job)["status"]["active"] == [
+        {"kind": "Job", "namespace": "shop", "name": "c-1", "uid": "u-1", "apiVersion": "batch/v1"}
+    ]
+
+
+def test_a_failed_metric_is_an_empty_entry_and_memory_is_written_in_decimal_units() -> None:
+    """MetricStatus's zero value for a metric that could not be computed; averageValue as
+    resource.NewMilliQuantity(..., DecimalSI) writes it."""
+    status = HorizontalPodAutoscalerStatus(
+        current_metrics=(MetricStatus(), MetricStatus("memory", average_value=300_000_000), MetricStatus("cpu", 1500))
+    )
+    manifest = object_manifest(
+        HorizontalPodAutoscaler(ObjectMeta("h", "default"), _spec_of(HorizontalPodAutoscaler), status)
+    )
+    assert manifest["status"]["currentMetrics"] == [
+        {"type": ""},
+        {"type": "Resource", "resource": {"name": "memory", "current": {"averageValue": "300M"}}},
+        {"type": "Resource", "resource": {"name": "cpu", "current": {"averageValue": "1500m"}}},
+    ]
+
+
+def test_a_budgets_observed_generation_is_read_back() -> None:
+    (budget,) = [m.object for m in load_manifests(RICH) if isinstance(m.object, PodDisruptionBudget)]
+    assert (budget.generation, budget.status.observed_generation) == (1, 3)
+    assert object_manifest(budget)["status"]["observedGeneration"] == 3
+
+
 def test_an_hpa_reports_the_utilization_it_measured() -> None:
     spec = _spec_of(HorizontalPodAutoscaler)
+    measured = MetricStatus("cpu", average_value=475, average_utilization=95)
     status = HorizontalPodAutoscalerStatus(
-        current_replicas=2, desired_replicas=3, current_utilization=95, last_scale_time=30.0
+        current_replicas=2, desired_replicas=3, current_metrics=(measured,), last_scale_time=30.0
     )
     manifest = object_manifest(HorizontalPodAutoscaler(ObjectMeta("h", "default"), spec, status))
     assert manifest["spec"] == {
@@ -812,7 +889,12 @@ def test_an_hpa_reports_the_utilization_it_measured() -> None:
         "lastScaleTime": "1970-01-01T00:00:30Z",
         "currentReplicas": 2,
         "desiredReplicas": 3,
-        "currentMetrics": [{"type": "Resource", "resource": {"name": "cpu", "current": {"averageUtilization": 95}}}],
+        "currentMetrics": [
+            {
+                "type": "Resource",
+                "resource": {"name": "cpu", "current": {"averageValue": "475m", "averageUtilization": 95}},
+            }
+        ],
     }
 
 

@@ -126,8 +126,10 @@ def test_forbid_skips_while_a_job_runs_and_replace_replaces_it():
     (killed,) = [e for e in sim.cluster.events if e.reason == "Killing" and e.time == 120.1]
     assert killed.object.startswith("Pod/default/replace-29453761-")
     assert sim.cluster.get(Job, "default/replace-29453761") is None
-    assert sim.cluster.get(CronJob, "default/replace").status.active == ("replace-29453764",)
-    assert sim.cluster.get(CronJob, "default/forbid").status.active == ("forbid-29453764",)
+    for name in ("replace", "forbid"):
+        (active,) = sim.cluster.get(CronJob, f"default/{name}").status.active
+        assert active.name == f"{name}-29453764"
+        assert active.uid == sim.cluster.get(Job, f"default/{name}-29453764").metadata.uid  # getRef's uid
 
 
 def test_a_resumed_cronjob_starts_a_missed_run_unless_its_starting_deadline_passed():

@@ -51,6 +51,8 @@ def test_a_daemonset_runs_one_pod_per_worker_but_none_on_the_tainted_control_pla
         number_available=2,
         updated_number_scheduled=2,
         number_misscheduled=0,
+        number_unavailable=0,
+        observed_generation=1,
     )
     assert sim.cluster.get(DaemonSet, "default/node-exporter").status.desired_number_scheduled == 3
 
