@@ -122,18 +122,24 @@ function openNode(tile) {
 
 function closeNode() {
   const box = detailBox();
+  const name = opened?.name;
+  opened = null; // also when it is still loading: its answer must not open it afterwards
   if (!box || box.hidden) return;
   box.hidden = true;
   box.replaceChildren();
-  const name = opened?.name;
-  opened = null;
-  if (name) board()?.querySelector(`.tile[data-node="${CSS.escape(name)}"], .dot-hit`)?.focus();
+  if (name) {
+    const quoted = CSS.escape(name);
+    board()?.querySelector(`.tile[data-node="${quoted}"], [data-describe-node="${quoted}"], .dot-hit`)?.focus();
+  }
 }
 
 document.addEventListener("click", (event) => {
   if (event.target.closest?.("[data-node-detail-close]")) return closeNode();
   const tile = event.target.closest?.("#board .tile[data-node], #board .dot-hit[data-node]");
-  if (tile && !tile.dataset.runOnly && tile.dataset.node) openNode(tile);
+  if (tile && !tile.dataset.runOnly && tile.dataset.node) return openNode(tile);
+  // A card's own "describe" button opens the same detail (the card is already the full node).
+  const describe = event.target.closest?.("#board [data-describe-node]");
+  if (describe) openNode({ dataset: { node: describe.dataset.describeNode } });
 });
 
 document.addEventListener("keydown", (event) => {
@@ -161,7 +167,10 @@ function askAgain(event) {
 document.addEventListener("htmx:after:swap", (event) => {
   askAgain(event);
   const box = detailBox();
-  if (box && opened && box.childElementCount) {
+  if (box && !opened && event.detail?.ctx?.target?.id === "node-detail") {
+    box.replaceChildren(); // a detail closed while it was loading stays closed
+    box.hidden = true;
+  } else if (box && opened && box.childElementCount) {
     const wasHidden = box.hidden;
     box.hidden = false;
     if (wasHidden) box.querySelector("[data-node-detail-close]")?.focus();

@@ -492,14 +492,16 @@ function rolloutCard(deployment) {
 }
 
 // status.conditions of a Deployment: "Available: True · Progressing: False (ProgressDeadlineExceeded)",
-// each with its message as a tooltip; a False one stands out.
+// each with its message as a tooltip; an unhealthy one stands out.
 function conditionLine(conditions) {
   const line = document.createElement("p");
   line.className = "conditions small";
   line.dataset.conditions = "";
   conditions.forEach(([type, status, reason, message], index) => {
     const item = document.createElement("span");
-    item.className = status === "True" ? "condition" : "condition off";
+    // ReplicaFailure is the one condition that is bad when True.
+    const healthy = type === "ReplicaFailure" ? status !== "True" : status === "True";
+    item.className = healthy ? "condition" : "condition off";
     item.textContent = `${type}: ${status}${reason ? ` (${reason})` : ""}`;
     if (message) item.title = message;
     line.append(...(index ? [" · ", item] : [item]));

@@ -58,3 +58,28 @@ def test_the_node_detail_describes_its_node_and_follows_the_player(page: Page, s
     axe.assert_no_violations(page)
     page.emulate_media(color_scheme="dark")
     axe.assert_no_violations(page)
+
+
+def test_a_node_card_opens_its_description_and_a_closed_one_stays_closed(page: Page, server_url: str):
+    """Cards (the default view of a small cluster) have their own "describe" button; Esc closes
+    the detail and gives the focus back; a detail closed while its answer is on its way stays shut."""
+    open_gallery_copy(page, server_url, MEMORY_PRESSURE)
+    describe = page.get_by_role("button", name="Describe node worker1")
+    describe.click()
+    expect(page.locator("#node-detail [data-node-describe]")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#node-detail")).to_be_hidden()
+    expect(describe).to_be_focused()
+
+    held = []
+    page.route(re.compile(r"/board\?"), lambda route: held.append(route))  # the detail's answer, held back
+    describe.click()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the detail was not asked for"
+    page.keyboard.press("Escape")  # before the answer
+    held[0].continue_()
+    page.wait_for_timeout(500)
+    expect(page.locator("#node-detail")).to_be_hidden()

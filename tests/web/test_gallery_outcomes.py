@@ -90,3 +90,16 @@ def test_the_drain_waits_for_its_budget_and_finishes():
     assert drained == [(50.0, "node/worker1 drained")]
     web = [pod for pod in simulation.cluster.objects(Pod) if pod.labels.get("app") == "web"]
     assert len(web) == 3 and {pod.spec.node_name for pod in web} == {"worker2"}
+
+
+def test_the_deployment_over_its_quota_carries_replica_failure_and_has_no_pod():
+    from scheduler_core.api.conditions import REPLICA_FAILURE, condition_of_type
+    from scheduler_core.api.workloads import Deployment, ReplicaSet
+
+    simulation = simulate_gallery("122-quota-deployment")
+    (replica_set,) = simulation.cluster.objects(ReplicaSet)
+    deployment = simulation.cluster.get(Deployment, "default/deployment-over-quota")
+    for status in (replica_set.status, deployment.status):
+        failure = condition_of_type(status.conditions, REPLICA_FAILURE)
+        assert failure is not None and (failure.status, failure.reason) == ("True", "FailedCreate")
+    assert simulation.cluster.objects(Pod) == []
