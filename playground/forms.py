@@ -158,7 +158,7 @@ class ExplainQueryForm(LenientForm):
 @dataclass(frozen=True, slots=True)
 class DescribeNodeQuery:
     node: str
-    seq: int  # the player's position: the frames applied (0: before the run's first event)
+    seq: int  # the player's position, from 1 (the store before the first event is empty), as an explanation's
 
 
 class DescribeNodeQueryForm(LenientForm):
@@ -171,7 +171,7 @@ class DescribeNodeQueryForm(LenientForm):
     def of(cls, request: HttpRequest) -> DescribeNodeQuery:
         cleaned = cls.cleaned(request.GET)
         return DescribeNodeQuery(
-            node=(cleaned.get("node") or "")[:MAX_NODE_NAME_CHARS], seq=max(0, _whole(cleaned.get("seq"), 0))
+            node=(cleaned.get("node") or "")[:MAX_NODE_NAME_CHARS], seq=max(1, _whole(cleaned.get("seq"), 1))
         )
 
 
@@ -192,7 +192,7 @@ class DescribeDeploymentQueryForm(LenientForm):
         cleaned = cls.cleaned(request.GET)
         key = (cleaned.get("deployment") or "")[:MAX_NAMESPACED_KEY_CHARS]
         return DescribeDeploymentQuery(
-            deployment=key if "/" in key else f"default/{key}", seq=max(0, _whole(cleaned.get("seq"), 0))
+            deployment=key if "/" in key else f"default/{key}", seq=max(1, _whole(cleaned.get("seq"), 1))
         )
 
 

@@ -19,6 +19,9 @@ from dataclasses import dataclass, replace
 
 from scheduler_core.api.types import NODE_CONDITION_HEALTHY_STATUS, Node, NodeCondition
 
+# The taint the node lifecycle controller keeps while MemoryPressure is True (doNoScheduleTaintingPass).
+TAINT_NODE_MEMORY_PRESSURE = "node.kubernetes.io/memory-pressure"
+
 READY = "Ready"
 MEMORY_PRESSURE = "MemoryPressure"
 DISK_PRESSURE = "DiskPressure"

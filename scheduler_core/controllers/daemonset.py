@@ -14,6 +14,7 @@ OnDelete waits for the user. Failed daemon pods are deleted (with a per-node bac
 
 from dataclasses import replace
 
+from scheduler_core.api.node_conditions import TAINT_NODE_MEMORY_PRESSURE
 from scheduler_core.api.pod_conditions import TERMINAL_PHASES, is_pod_available
 from scheduler_core.api.selectors import node_selector_map_matches, node_selector_matches
 from scheduler_core.api.types import (
@@ -60,7 +61,6 @@ OBJECT_NAME_FIELD = "metadata.name"
 TAINT_NODE_NOT_READY = "node.kubernetes.io/not-ready"
 TAINT_NODE_UNREACHABLE = "node.kubernetes.io/unreachable"
 TAINT_NODE_DISK_PRESSURE = "node.kubernetes.io/disk-pressure"
-TAINT_NODE_MEMORY_PRESSURE = "node.kubernetes.io/memory-pressure"
 TAINT_NODE_PID_PRESSURE = "node.kubernetes.io/pid-pressure"
 TAINT_NODE_UNSCHEDULABLE = "node.kubernetes.io/unschedulable"
 TAINT_NODE_NETWORK_UNAVAILABLE = "node.kubernetes.io/network-unavailable"

@@ -26,7 +26,12 @@ since it only reads status.ready.
 from dataclasses import replace
 
 from scheduler_core.api.errors import ActionError
-from scheduler_core.api.node_conditions import HEALTHY, with_kubelet_post, with_kubelet_stopped
+from scheduler_core.api.node_conditions import (
+    HEALTHY,
+    TAINT_NODE_MEMORY_PRESSURE,
+    with_kubelet_post,
+    with_kubelet_stopped,
+)
 from scheduler_core.api.pod_conditions import with_ready
 from scheduler_core.api.timeline import Action
 from scheduler_core.api.types import NO_EXECUTE, NO_SCHEDULE, Node, Pod, Taint
@@ -116,7 +121,8 @@ class NodeLifecycleController:
         self._unreachable.add(name)
         now = self.ctx.now
         was_ready = node.status.ready
-        kept = _without(node.spec.taints, (TAINT_NODE_UNREACHABLE, TAINT_NODE_NOT_READY))
+        # doNoScheduleTaintingPass derives the pressure taints from conditions that are now Unknown.
+        kept = _without(node.spec.taints, (TAINT_NODE_UNREACHABLE, TAINT_NODE_NOT_READY, TAINT_NODE_MEMORY_PRESSURE))
         taints = (*kept, *_taints_for(TAINT_NODE_UNREACHABLE, now))
         self._seen_ready[name] = False
         stopped = with_kubelet_stopped(node, now)  # Ready (and the pressure conditions) Unknown

@@ -35,6 +35,7 @@ from scheduler_core.api.node_conditions import (
     INSUFFICIENT_MEMORY,
     MEMORY_PRESSURE,
     SUFFICIENT_MEMORY,
+    TAINT_NODE_MEMORY_PRESSURE,
     has_condition,
     with_kubelet_post,
 )
@@ -52,7 +53,6 @@ PRESSURE_TRANSITION_PERIOD = 300.0  # evictionPressureTransitionPeriod
 MEMORY_AVAILABLE_THRESHOLD = 100 * 2**20  # evictionHard memory.available<100Mi
 MEMORY_AVAILABLE_THRESHOLD_TEXT = "100Mi"
 SYSTEM_CRITICAL_PRIORITY = 2_000_000_000
-TAINT_NODE_MEMORY_PRESSURE = "node.kubernetes.io/memory-pressure"
 
 # Upstream's texts (eviction/helpers.go, kubelet node events).
 EVICTED = "Evicted"
@@ -107,6 +107,10 @@ def pod_memory_usage(pod: Pod) -> int:
 
 def _uses_memory(pod: Pod) -> bool:
     return pod.status.phase == "Running"
+
+
+def _is_pressure_taint(taint: Taint) -> bool:
+    return taint.key == TAINT_NODE_MEMORY_PRESSURE and taint.effect == NO_SCHEDULE
 
 
 def rank_for_memory_pressure(pods: Sequence[Pod]) -> list[Pod]:
@@ -246,22 +250,22 @@ class NodePressureEviction:
         self.dirty.mark(name)  # look again: still under pressure, or waiting for the condition to clear
 
     def _set_condition(self, node: Node, pressure: bool) -> Node:
-        """MemoryPressureCondition, the kubelet's setter: the condition flips (an event says so), with
-        the taint the node lifecycle controller keeps in step with it."""
+        """MemoryPressureCondition, the kubelet's setter: the condition flips (an event says so), and
+        the taint the node lifecycle controller derives from it follows the pressure, also when a
+        node coming back (its conditions posted healthy) still carries it."""
         name = node.name
-        if pressure == has_condition(node, MEMORY_PRESSURE):
+        tainted = any(_is_pressure_taint(taint) for taint in node.spec.taints)
+        flips = pressure != has_condition(node, MEMORY_PRESSURE)
+        if not flips and tainted == pressure:
             return node
-        if pressure:
-            reason, state = NODE_HAS_INSUFFICIENT_MEMORY, INSUFFICIENT_MEMORY
-            taints = (*node.spec.taints, Taint(key=TAINT_NODE_MEMORY_PRESSURE, effect=NO_SCHEDULE))
-        else:
-            reason, state = NODE_HAS_SUFFICIENT_MEMORY, SUFFICIENT_MEMORY
-            taints = tuple(
-                t for t in node.spec.taints if not (t.key == TAINT_NODE_MEMORY_PRESSURE and t.effect == NO_SCHEDULE)
-            )
-        record(self.ctx, node, reason, NODE_STATUS_MESSAGE.format(name, reason), source=SOURCE)
-        posted = with_kubelet_post(node, self.ctx.now, {MEMORY_PRESSURE: state})
-        updated: Node = self.ctx.cluster.update(replace(posted, spec=replace(node.spec, taints=taints)))
+        untainted = tuple(taint for taint in node.spec.taints if not _is_pressure_taint(taint))
+        taints = (*untainted, Taint(key=TAINT_NODE_MEMORY_PRESSURE, effect=NO_SCHEDULE)) if pressure else untainted
+        if flips:
+            reason = NODE_HAS_INSUFFICIENT_MEMORY if pressure else NODE_HAS_SUFFICIENT_MEMORY
+            state = INSUFFICIENT_MEMORY if pressure else SUFFICIENT_MEMORY
+            record(self.ctx, node, reason, NODE_STATUS_MESSAGE.format(name, reason), source=SOURCE)
+            node = with_kubelet_post(node, self.ctx.now, {MEMORY_PRESSURE: state})
+        updated: Node = self.ctx.cluster.update(replace(node, spec=replace(node.spec, taints=taints)))
         return updated
 
     def _evict_one(self, node: Node, available: int) -> None:

@@ -40,6 +40,15 @@ class RetryTrigger:
     when: str
 
 
+# No plugin rejected it (no node at all, an error): it waits in the backoff queue, not for an event.
+AFTER_BACKOFF = (
+    "after its backoff (1 s, doubling up to 10 s): no plugin rejected it, so it is retried as after an error"
+)
+
+
 def retry_triggers(rejecting_plugins: Iterable[str]) -> list[RetryTrigger]:
-    """The changes that wake a pod these plugins rejected, by plugin name."""
-    return [RetryTrigger(plugin, WHEN_RETRIED.get(plugin, ANY_CHANGE)) for plugin in sorted(set(rejecting_plugins))]
+    """The changes that wake a pod these plugins rejected, by plugin name ("" for none)."""
+    plugins = sorted(set(rejecting_plugins))
+    if not plugins:
+        return [RetryTrigger("", AFTER_BACKOFF)]
+    return [RetryTrigger(plugin, WHEN_RETRIED.get(plugin, ANY_CHANGE)) for plugin in plugins]

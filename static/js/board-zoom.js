@@ -138,7 +138,7 @@ document.addEventListener("click", (event) => {
   const tile = event.target.closest?.("#board .tile[data-node], #board .dot-hit[data-node]");
   if (tile && !tile.dataset.runOnly && tile.dataset.node) return openNode(tile);
   // A card's own "describe" button opens the same detail (the card is already the full node).
-  const describe = event.target.closest?.("#board [data-describe-node]");
+  const describe = event.target.closest?.("#board [data-describe-node]:not(#node-detail *)");
   if (describe) openNode({ dataset: { node: describe.dataset.describeNode } });
 });
 

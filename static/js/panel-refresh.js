@@ -30,12 +30,16 @@ export function panelRefresher(request, beforeSend = () => {}) {
     inFlight = true;
     lastSent = Date.now();
     beforeSend(slot);
+    // The slot is the request's source: htmx queues requests per source element, and panels
+    // sharing the page's body as their source would drop each other's requests.
     window.htmx
-      .ajax("GET", url, { target, swap: "innerHTML" })
-      .catch(() => {})
+      .ajax("GET", url, { source: slot, target, swap: "innerHTML" })
+      .then(() => {
+        if (slot.isConnected) slot.dataset.shown = url;
+      })
+      .catch(() => {}) // not marked as shown: asked again at the next refresh
       .finally(() => {
         inFlight = false;
-        if (slot.isConnected) slot.dataset.shown = url;
         refresh(); // the player may have moved on meanwhile
       });
   }

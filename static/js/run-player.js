@@ -624,7 +624,8 @@ document.addEventListener("click", (event) => {
 // Space plays and pauses, the arrows step, when the focus is not in a field (or the editor).
 document.addEventListener("keydown", (event) => {
   if (!run || event.altKey || event.ctrlKey || event.metaKey) return;
-  if (event.target.closest?.("input, select, textarea, button, [contenteditable], .cm-editor, a, summary")) return;
+  // A focused region that scrolls (a describe panel's tables) keeps its arrows for scrolling.
+  if (event.target.closest?.("input, select, textarea, button, [contenteditable], .cm-editor, a, summary, [role=region]")) return;
   if (event.key === " ") { event.preventDefault(); setPlaying(!playing); }
   else if (event.key === "ArrowRight") { event.preventDefault(); setPlaying(false); seekTo(position + 1); }
   else if (event.key === "ArrowLeft") { event.preventDefault(); setPlaying(false); seekTo(position - 1); }

@@ -134,3 +134,13 @@ def test_the_run_panel_names_where_the_node_detail_asks(client):
     page = client.get(reverse("scenario", args=[scenario.slug]), {"run": run.pk}).content.decode()
     assert f'data-describe-node-url="{reverse("describe-node", args=[scenario.slug, run.pk])}"' in page
     assert "js/node-describe." in page
+
+
+def test_before_the_first_event_the_node_is_described_as_at_the_first(client):
+    """Position 0 (before the run's first event) is the store before anything was loaded: the
+    panel answers as at event 1, as an explanation does."""
+    scenario, run = gallery_run("100-node-down.yaml")
+    url = reverse("describe-node", args=[scenario.slug, run.pk])
+    at_zero = client.get(url, {"node": "worker1", "seq": 0}).content.decode()
+    assert "not found" not in at_zero
+    assert at_zero == client.get(url, {"node": "worker1", "seq": 1}).content.decode()

@@ -169,3 +169,18 @@ def test_a_downed_node_turns_unknown_and_a_node_up_posts_healthy_again():
     node = sim.cluster.get(Node, "worker1")
     assert texts(node) == HEALTHY and node.status.ready
     assert times(node) == [(200.0, 200.0)] * 4
+
+
+def test_the_memory_pressure_taint_follows_the_condition_across_a_node_going_down_and_up():
+    """doNoScheduleTaintingPass derives the taint from MemoryPressure: none while it is Unknown
+    (the node down), and none once the node is back without pressure; never two of it."""
+    pressure = "node.kubernetes.io/memory-pressure"
+
+    def taints_at(until: float) -> list[str]:
+        node = simulate("node_pressure_down_up.yaml", until=until).cluster.get(Node, "worker1")
+        return [taint.key for taint in node.spec.taints]
+
+    assert pressure in taints_at(14)  # under pressure before it goes down
+    assert pressure not in taints_at(90)  # down: its conditions are Unknown
+    after = taints_at(1200)
+    assert after.count(pressure) == 0

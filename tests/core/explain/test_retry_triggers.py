@@ -4,7 +4,7 @@ import pytest
 
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.explain.explain import explain_in_cluster
-from scheduler_core.explain.retry_triggers import ANY_CHANGE, WHEN_RETRIED, retry_triggers
+from scheduler_core.explain.retry_triggers import AFTER_BACKOFF, ANY_CHANGE, WHEN_RETRIED, retry_triggers
 from scheduler_core.scheduler.cluster_events import EnqueueExtensions
 from scheduler_core.scheduler.registry import DEFAULT_REGISTRY
 from scheduler_core.scheduler.runtime import Handle
@@ -54,3 +54,10 @@ def test_the_pending_pods_explanation_names_each_rejecting_plugins_changes():
         "plugin": "TaintToleration",
         "when": WHEN_RETRIED["TaintToleration"],
     }
+
+
+def test_a_pod_no_plugin_rejected_waits_for_its_backoff_not_for_an_event():
+    sim = Simulation(load_manifests(TAINTED.split("---", 2)[2]))  # the pod alone: no node at all
+    sim.run_to_end(until=10)
+    explanation = explain_in_cluster(sim.cluster, "default/web", fixes=False)
+    assert [(t.plugin, t.when) for t in explanation.retried_when] == [("", AFTER_BACKOFF)]

@@ -121,6 +121,7 @@ SCENARIO_DIGESTS = {
     # kubelet's eviction manager writes it; its events are unchanged.
     "node_memory_pressure.yaml": ("86796637d0ae", "f69586fcca442f5d1e3b9d3c326f4527"),
     "node_noexecute_taint.yaml": ("3312791825ee", "2286eaf809d90a40819f7705521d660c"),
+    "node_pressure_down_up.yaml": ("01de6e9dc794", "50ac223caf300d716d0ec3aa02234832"),
     "node_up_cancels_eviction.yaml": ("d7d1934dfd8c", "5f812dc138a561e45abfb531be3ef977"),
     "pending_cluster.yaml": ("ec45b2c705a1", "4d17ad4ce16e290f0eb742b8da3be03b"),
     "preemption_cluster.yaml": ("1dba3f802ae8", "b270c84ac037d9cb88e2e3133128c275"),
