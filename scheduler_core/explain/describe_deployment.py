@@ -12,7 +12,12 @@ from typing import Any
 
 from scheduler_core.api.types import Condition
 from scheduler_core.api.workloads import Deployment, ReplicaSet
-from scheduler_core.controllers.deployment_util import by_creation, controller_uid_is, find_new_replica_set
+from scheduler_core.controllers.deployment_util import (
+    by_creation,
+    controller_uid_is,
+    find_new_replica_set,
+    find_old_replica_sets,
+)
 from scheduler_core.explain.describe_meta import Annotation, described_annotations, sorted_labels
 from scheduler_core.explain.describe_pod_template import PodTemplateDescription, pod_template_description
 from scheduler_core.explain.object_events import DescribedEvent, described_events
@@ -109,7 +114,7 @@ def describe_deployment(cluster: Cluster, deployment: Deployment, now: float) ->
         if rs.metadata.namespace == meta.namespace and controller_uid_is(rs, meta.uid)
     ]
     new = find_new_replica_set(deployment, owned)
-    old = [rs for rs in by_creation(owned) if new is None or rs.metadata.uid != new.metadata.uid]
+    old = find_old_replica_sets(deployment, by_creation(owned))
     rolling = spec.rolling_update
     return DeploymentDescription(
         name=meta.name,

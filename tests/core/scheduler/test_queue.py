@@ -99,10 +99,15 @@ def test_only_the_rejecting_plugins_are_asked():
 
 
 def test_an_event_no_plugin_registered_asks_no_hint():
-    q = hinted_queue()
+    asked = []
+    hints = {NODE_LABEL_UPDATE: (PluginHint("Fit", lambda p, old, new: asked.append(p) or QueueingHint.QUEUE),)}
+    q = SchedulingQueue(PrioritySort().less, hint_maps={"default-scheduler": hints})
     q.add(pod("p"), now=0.0)
     q.add_unschedulable(q.pop(now=0.0), now=0.0, rejectors=["Fit"])
     assert q.move_all_to_active_or_backoff(ClusterEvent(EventResource.PERSISTENT_VOLUME, ActionType.ADD), 5.0) == 0
+    assert asked == [] and q.location("default/p") == "unschedulable"
+    assert q.move_all_to_active_or_backoff(NODE_LABEL_UPDATE, 5.0) == 1  # the registered one is asked
+    assert len(asked) == 1
 
 
 def test_a_queue_from_a_pending_plugin_skips_backoff():

@@ -309,5 +309,5 @@ def test_the_gallery_story_writes_the_two_failed_attempts_its_description_counts
     """playground/gallery/032-pending-retried.yaml tells the first story to learners."""
     path = Path(__file__).parents[3] / "playground" / "gallery" / "032-pending-retried.yaml"
     _, story = path.read_text().split("\n---\n", 1)  # the Scenario header document, then the cluster
-    assert "two" in path.read_text().split("\n---\n", 1)[0]
+    assert "Count the FailedScheduling events in the log: two." in path.read_text().split("\n---\n", 1)[0]
     assert attempts(story, "big") == [(0.0, "FailedScheduling"), (60.0, "FailedScheduling"), (120.0, "Scheduled")]
