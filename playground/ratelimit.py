@@ -53,6 +53,9 @@ DEFAULT_LIMITS = {
     "download": Limit(burst=30, per_minute=30, what="workload downloads"),
     # Edit keys are 192 random bits: guessing is hopeless, but each guess costs a request.
     "claim": Limit(burst=10, per_minute=10, what="edit-key attempts"),
+    # kubectl makes a dozen requests for one command (discovery, the object, its events), a watch
+    # one that stays open; a script polls. Reads of a kept run are a copy of its objects.
+    "kubeapi": Limit(burst=200, per_minute=600, what="Kubernetes API requests"),
 }
 
 _lock = threading.Lock()  # makes take() atomic within a process

@@ -5,6 +5,10 @@ Django's request logger ("Not Found: /s/…/edit/…", for every 4xx and 5xx). B
 however the path was percent-encoded.
 
 Edit links of the current form keep the key in the fragment (#key), which no browser sends.
+
+A scenario's Kubernetes API over plain HTTP carries its token in the path, /k8s/<slug>/t/<token>/...
+(kubectl sends no credentials without TLS): the token is redacted the same way, the rest of the
+path kept (which resource was asked for is worth logging).
 """
 
 import logging
@@ -14,6 +18,7 @@ from urllib.parse import unquote
 
 EDIT_PATH = re.compile(r"/edit/", re.IGNORECASE)
 REDACTED = "/edit/[redacted]"
+API_TOKEN_PATH = re.compile(r"(/k8s/[^/?#]+/t/)[^/?#]*", re.IGNORECASE)
 # Daphne decodes a path once before Django routes it; three more decodings unmask %2565dit and the like.
 DECODINGS = 3
 
@@ -21,10 +26,13 @@ DECODINGS = 3
 def redact_path(value: str) -> str:
     """A path (or any one value) with all after its /edit/ as [redacted]: the key, and whatever a
     query string or an encoded newline or quote could hide after it."""
-    hit = _decoding_with_edit_path(value)
-    if hit is None:
-        return value
-    return _printable(hit[: EDIT_PATH.search(hit).start()]) + REDACTED  # type: ignore[union-attr]
+    hit = _decoding_with(EDIT_PATH, value)
+    if hit is not None:
+        return _printable(hit[: EDIT_PATH.search(hit).start()]) + REDACTED  # type: ignore[union-attr]
+    hit = _decoding_with(API_TOKEN_PATH, value)
+    if hit is not None:
+        return _printable(API_TOKEN_PATH.sub(r"\1[redacted]", hit))
+    return value
 
 
 def redact(text: str) -> str:
@@ -34,10 +42,10 @@ def redact(text: str) -> str:
     return "\n".join(redact_path(line) for line in text.split("\n"))
 
 
-def _decoding_with_edit_path(text: str) -> str | None:
-    """The first of `text` and its percent-decodings that holds /edit/, or None."""
+def _decoding_with(pattern: re.Pattern[str], text: str) -> str | None:
+    """The first of `text` and its percent-decodings that `pattern` finds something in, or None."""
     for _ in range(DECODINGS + 1):
-        if EDIT_PATH.search(text):
+        if pattern.search(text):
             return text
         decoded = unquote(text, errors="replace")
         if decoded == text:

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from playground import views
+from playground.kubeapi import views as kubeapi_views
 
 handler500 = "playground.outage.server_error"
 handler400 = "playground.views.status.bad_request"
@@ -19,6 +20,12 @@ urlpatterns = [
     path("s/<str:slug>/edit/<path:secret>", views.claim_edit_link, name="claim-edit-link"),  # the old form
     path("s/<str:slug>/fork", views.fork_scenario, name="fork-scenario"),
     path("s/<str:slug>/export.yaml", views.export_yaml, name="export"),
+    path("s/<str:slug>/kubeconfig", views.kubeconfig_file, name="kubeconfig"),
+    # A scenario's Kubernetes API: the kubeconfig's server (kubectl appends /api, /apis...).
+    path("k8s/<str:slug>", kubeapi_views.kube_api, name="kubeapi-root"),
+    path("k8s/<str:slug>/t/<str:token>", kubeapi_views.kube_api, name="kubeapi-token-root"),  # plain HTTP
+    path("k8s/<str:slug>/t/<str:token>/<path:path>", kubeapi_views.kube_api, name="kubeapi-token"),
+    path("k8s/<str:slug>/<path:path>", kubeapi_views.kube_api, name="kubeapi"),
     path("s/<str:slug>/runs", views.start_run, name="start-run"),
     path("s/<str:slug>/act", views.act, name="act"),
     path("s/<str:slug>/runs/<int:run_id>/explain", views.explain_pod, name="explain-pod"),

@@ -22,6 +22,8 @@ from playground.forms import (
     ScenarioQueryForm,
     WorkloadEditForm,
 )
+from playground.kubeapi.kubeconfig import kubeconfig
+from playground.kubeapi.tokens import Access
 from playground.models import Run, Scenario, ScenarioVersion
 from playground.ratelimit import rate_limited
 from playground.scenarios import (
@@ -251,6 +253,18 @@ def export_yaml(request: HttpRequest, slug: str) -> HttpResponse:
         body, name = export_kubernetes(scenario), f"{scenario.slug}.yaml"
     response = HttpResponse(body, content_type="application/yaml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def kubeconfig_file(request: HttpRequest, slug: str) -> HttpResponse:
+    """A kubeconfig for the scenario's API: an edit token for someone with edit rights here (unless
+    ?access=view), a view token for anyone else (scripts: `curl .../kubeconfig > kubeconfig`)."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    can_edit = bool(editor_secret(request, scenario)) and request.GET.get("access") != "view"
+    access = Access.EDIT if can_edit else Access.VIEW
+    response = HttpResponse(kubeconfig(request, scenario, access), content_type="application/yaml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="kubeconfig-{scenario.slug}.yaml"'
+    response["Cache-Control"] = "no-store"  # it holds a token
     return response
 
 

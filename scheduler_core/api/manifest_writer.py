@@ -1,6 +1,9 @@
 """Engine objects back to manifest fields, as kubectl would write them: what a suggested fix shows
 as the YAML to put into an object. The inverse of api/parse.py for the fields fixes change."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,11 +25,27 @@ def dump_yaml(data: Any) -> str:
     return text.rstrip("\n")
 
 
+# Where simulated second 0 lies in Unix seconds while writing (timestamps_from): 0 for `simulate`,
+# the wall clock's anchor for the API a client reads (kubectl ages objects by its own clock).
+_EPOCH: ContextVar[float] = ContextVar("timestamp_epoch", default=0.0)
+
+
+@contextmanager
+def timestamps_from(epoch: float) -> Iterator[None]:
+    """Writes every timestamp inside the block with simulated second 0 at Unix second `epoch`."""
+    token = _EPOCH.set(epoch)
+    try:
+        yield
+    finally:
+        _EPOCH.reset(token)
+
+
 def format_timestamp(seconds: float) -> str:
     """RFC 3339 in UTC, the inverse of parse.parse_timestamp: simulated second 0 is the Unix epoch
-    (1970-01-01T00:00:00Z), so a time read from a manifest (Unix seconds) prints as it was written.
-    Fractional seconds, to the microsecond parse_timestamp reads, only when the time has them."""
-    moment = datetime.fromtimestamp(seconds, UTC)
+    (1970-01-01T00:00:00Z), so a time read from a manifest (Unix seconds) prints as it was written
+    (inside timestamps_from, it is that block's epoch). Fractional seconds, to the microsecond
+    parse_timestamp reads, only when the time has them."""
+    moment = datetime.fromtimestamp(seconds + _EPOCH.get(), UTC)
     text = moment.replace(tzinfo=None, microsecond=0).isoformat()
     if moment.microsecond:
         text += f".{moment.microsecond:06d}".rstrip("0")
