@@ -7,17 +7,28 @@ import logging
 import math
 from typing import Any
 
+import yaml
+from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from playground import ratelimit
-from playground.kubeapi import live
+from playground.kubeapi import live, watching, writing
 from playground.kubeapi.tokens import USERS, Access, access_of
 from playground.models import Scenario
-from scheduler_core.kubeapi import discovery, reads, status
+from scheduler_core.kubeapi import discovery, protobuf, reads, status, writes
 from scheduler_core.kubeapi.paths import ApiPath, Discovery, parse_path
+from scheduler_core.kubeapi.query_selectors import (
+    SelectorError,
+    check_field_selector,
+    parse_field_selector,
+    parse_label_selector,
+)
 from scheduler_core.kubeapi.resources import Resource, resource_for
+from scheduler_core.kubeapi.scale import scale_of
+from scheduler_core.kubeapi.watch import Selection
+from scheduler_core.kubeapi.write_types import WriteRequest
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +37,24 @@ VERBS = {"POST": "create", "PUT": "update", "PATCH": "patch", "DELETE": "delete"
 
 
 @csrf_exempt
-def kube_api(request: HttpRequest, slug: str, path: str = "", token: str = "") -> HttpResponse:
+async def kube_api(request: HttpRequest, slug: str, path: str = "", token: str = "") -> HttpResponseBase:
+    """Async so that a watch holds no thread while it waits; the rest is the sync _api."""
+    if request.method == "GET" and _flag(request.GET.get("watch", "")):
+        try:
+            watch = await sync_to_async(_start_watch)(request, slug, "/" + path, token)
+        except status.ApiError as error:
+            return status_response(error)
+        except Exception:
+            logger.exception("Kubernetes API watch failed to start: %s", request.path)
+            return status_response(status.ApiError(500, "InternalError", INTERNAL))
+        return StreamingHttpResponse(watching.stream(watch), content_type=JSON)
+    return await sync_to_async(_api)(request, slug, path, token)
+
+
+INTERNAL = "an error on the server prevented the request from succeeding"
+
+
+def _api(request: HttpRequest, slug: str, path: str, token: str) -> HttpResponse:
     try:
         return _serve(request, slug, "/" + path, token)
     except status.ApiError as error:
@@ -51,7 +79,7 @@ def _json(body: dict[str, Any], code: int = 200) -> HttpResponse:
     return HttpResponse(json.dumps(body, separators=(",", ":")), status=code, content_type=JSON)
 
 
-def _serve(request: HttpRequest, slug: str, path: str, token: str) -> HttpResponse:
+def _authorized(request: HttpRequest, slug: str, token: str) -> tuple[Scenario, Access]:
     if getattr(settings, "RATE_LIMITS_ENABLED", True):
         wait = ratelimit.take("kubeapi", ratelimit.client_key(request))
         if wait:
@@ -63,6 +91,51 @@ def _serve(request: HttpRequest, slug: str, path: str, token: str) -> HttpRespon
     access = access_of(scenario, request.headers.get("Authorization", ""), token)
     if access is None:
         raise status.unauthorized()
+    return scenario, access
+
+
+def _start_watch(request: HttpRequest, slug: str, path: str, token: str) -> watching.Watch:
+    scenario, _access = _authorized(request, slug, token)
+    parsed = parse_path(path)
+    if not isinstance(parsed, ApiPath) or parsed.subresource:
+        raise status.no_such_path()
+    resource = resource_for(parsed.group, parsed.version, parsed.plural)
+    if resource is None or (parsed.namespace and not resource.namespaced):
+        raise status.no_such_path()
+    field_text = request.GET.get("fieldSelector", "")
+    if parsed.name:  # a watch of one object: its name as a field selector, as the API server reads it
+        field_text = ",".join(part for part in (field_text, f"metadata.name={parsed.name}") if part)
+    try:
+        labels = parse_label_selector(request.GET.get("labelSelector", ""))
+        fields = parse_field_selector(field_text)
+        check_field_selector(resource.kind, fields, resource.version)
+    except SelectorError as error:
+        raise status.bad_request(str(error)) from None
+    include = request.GET.get("includeObject", "Metadata")
+    watch = watching.Watch(
+        scenario=scenario,
+        selection=Selection(resource, parsed.namespace, labels, fields, bool(fields.requirements())),
+        as_table="as=Table" in request.headers.get("Accept", ""),
+        include_object=include if include in ("None", "Metadata", "Object") else "Metadata",
+        timeout=_timeout(request.GET.get("timeoutSeconds", "")),
+        bookmarks=_flag(request.GET.get("allowWatchBookmarks", "")),
+    )
+    watch.start(request.GET.get("resourceVersion", ""))
+    if not watching.opened():
+        raise status.too_many_requests("too many watches open; try again later", 5)
+    return watch
+
+
+def _timeout(value: str) -> float:
+    try:
+        asked = int(value) if value else watching.DEFAULT_TIMEOUT_SECONDS
+    except ValueError:
+        raise status.bad_request(f'invalid timeoutSeconds: "{value[:20]}"') from None
+    return float(min(max(asked, 1), watching.DEFAULT_TIMEOUT_SECONDS))
+
+
+def _serve(request: HttpRequest, slug: str, path: str, token: str) -> HttpResponse:
+    scenario, access = _authorized(request, slug, token)
     parsed = parse_path(path)
     if parsed is None:
         raise status.no_such_path()
@@ -78,7 +151,7 @@ def _serve(request: HttpRequest, slug: str, path: str, token: str) -> HttpRespon
         raise status.method_not_allowed()
     if access is not Access.EDIT:
         raise status.forbidden(resource, parsed.name, USERS[access], verb, parsed.namespace, parsed.subresource)
-    raise status.method_not_allowed()
+    return _write(request, scenario, resource, parsed)
 
 
 def _discovery(request: HttpRequest, parsed: Discovery) -> HttpResponse:
@@ -91,15 +164,17 @@ def _discovery(request: HttpRequest, parsed: Discovery) -> HttpResponse:
 
 
 def _read(request: HttpRequest, scenario: Scenario, resource: Resource, parsed: ApiPath) -> HttpResponse:
-    if _flag(request.GET.get("watch", "")):
-        raise status.method_not_allowed()  # watch: the next slice
     as_table = "as=Table" in request.headers.get("Accept", "")
     include = request.GET.get("includeObject", "Metadata")
     if include not in ("None", "Metadata", "Object"):
         raise status.bad_request(f'invalid includeObject: "{include[:40]}"')
-    if parsed.subresource and parsed.subresource != "status":
+    if parsed.subresource not in ("", "status", "scale"):
         raise status.no_such_path()
     _served, snapshot = live.live_snapshot(scenario)
+    if parsed.subresource == "scale":
+        if resource.kind not in writes.SCALABLE:
+            raise status.no_such_path()
+        return _json(scale_of(snapshot, resource, reads.find(snapshot, resource, parsed.namespace, parsed.name)))
     if parsed.name:
         return _json(
             reads.get_object(
@@ -116,6 +191,84 @@ def _read(request: HttpRequest, scenario: Scenario, resource: Resource, parsed: 
         include_object=include,
     )
     return _json(reads.list_collection(snapshot, resource, query))
+
+
+def _write(request: HttpRequest, scenario: Scenario, resource: Resource, parsed: ApiPath) -> HttpResponse:
+    if parsed.namespace == "" and resource.namespaced and request.method != "POST":
+        raise status.no_such_path()  # a namespaced object is written at its namespace's path
+    if not parsed.name and request.method != "POST":
+        raise status.method_not_allowed()  # no deletecollection, no PUT of a collection
+    body = _body(request)
+    grace = _grace_period(request, body)
+    for _ in range(writing.EDIT_ATTEMPTS):
+        # One write of a scenario at a time in this process, decided on the scenario as the one
+        # before it left it; another process's write in between is a stale edit, decided again.
+        with writing.scenario_lock(scenario.pk):
+            scenario = Scenario.objects.get(pk=scenario.pk)
+            try:
+                return _write_once(request, scenario, resource, parsed, body, grace)
+            except writing.StaleWrite:
+                continue
+    raise status.too_many_requests("the scenario is being changed by other requests; try again", 1)
+
+
+def _write_once(
+    request: HttpRequest, scenario: Scenario, resource: Resource, parsed: ApiPath, body: Any, grace: int | None
+) -> HttpResponse:
+    served, snapshot = live.live_snapshot(scenario)
+    asked = WriteRequest(
+        method=request.method or "",
+        namespace=(parsed.namespace or "default") if resource.namespaced else "",
+        name=parsed.name,
+        subresource=parsed.subresource,
+        content_type=request.content_type or "application/json",
+        body=body,
+        grace_period=grace,
+    )
+    result = writes.write(snapshot, resource, asked)
+    if request.GET.get("dryRun") == "All":
+        return _json(result.body, result.code)
+    code, answer = writing.carry_out(scenario, served, result)
+    return _json(answer, code)
+
+
+PROTOBUF = "application/vnd.kubernetes.protobuf"
+MAX_BODY_BYTES = 3 << 20  # the API server's limit on a request body
+
+
+def _body(request: HttpRequest) -> Any:
+    length = int(request.headers.get("Content-Length") or 0)
+    if length > MAX_BODY_BYTES:
+        raise status.ApiError(413, "RequestEntityTooLarge", f"Request entity too large: limit is {MAX_BODY_BYTES}")
+    raw = request.body
+    if not raw:
+        return None
+    content_type = (request.content_type or "").lower()
+    if content_type == PROTOBUF:  # kubectl create's typed clients send it
+        try:
+            return protobuf.decode_object(raw)
+        except protobuf.ProtobufError as error:
+            raise status.bad_request(f"the body of the request could not be decoded: {error}") from None
+    try:
+        if "yaml" in content_type:
+            return yaml.safe_load(raw)
+        return json.loads(raw)
+    except (ValueError, yaml.YAMLError) as error:
+        first_line = str(error).splitlines()[0][:200] if str(error) else "malformed"
+        raise status.bad_request(f"the body of the request could not be decoded: {first_line}") from None
+
+
+def _grace_period(request: HttpRequest, body: Any) -> int | None:
+    """DeleteOptions.gracePeriodSeconds, from the query or the body (kubectl sends the body)."""
+    raw = request.GET.get("gracePeriodSeconds")
+    if raw is None and request.method == "DELETE" and isinstance(body, dict):
+        raw = body.get("gracePeriodSeconds")
+    if raw is None:
+        return None
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        raise status.bad_request(f'invalid gracePeriodSeconds: "{str(raw)[:20]}"') from None
 
 
 def _flag(value: str) -> bool:

@@ -26,7 +26,8 @@ _UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m":
 # op -> (fields it takes besides at/op/target, whether a target is required)
 OPERATIONS: dict[str, tuple[frozenset[str], bool]] = {
     "apply": (frozenset({"manifest"}), False),
-    "delete": (frozenset(), True),
+    "delete": (frozenset({"gracePeriodSeconds"}), True),
+    "evict": (frozenset({"gracePeriodSeconds"}), True),
     "scale": (frozenset({"replicas"}), True),
     "set-image": (frozenset({"container", "image"}), True),
     "cordon": (frozenset(), True),
@@ -148,6 +149,10 @@ def _check_args(op: str, spec: Fields, target: Target | None) -> None:
     node_ops = {"cordon", "uncordon", "drain", "taint", "untaint", "node-down", "node-up"}
     if op in node_ops and target is not None and target.kind != "Node":
         raise spec.error("target", f"{op} acts on a Node, not a {target.kind}")
+    if op in ("delete", "evict") and spec.has("gracePeriodSeconds"):
+        spec.integer("gracePeriodSeconds", minimum=0)  # DeleteOptions.gracePeriodSeconds
+    if op == "evict" and target is not None and target.kind != "Pod":
+        raise spec.error("target", f"evict acts on a Pod, not a {target.kind}")
     if op == "scale":
         # As `kubectl scale` writes it: the scale subresource's autoscaling/v1 ScaleSpec (an int32).
         if spec.int32("replicas", "ScaleSpec", minimum=0) is None:

@@ -4,6 +4,7 @@ read these when the answer is plain application/json)."""
 
 from typing import Any
 
+from scheduler_core.kubeapi import openapi
 from scheduler_core.kubeapi.resources import Resource, group_versions, resources_of
 
 SERVER_VERSION = {
@@ -27,8 +28,13 @@ _SUBRESOURCES: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 
-def document(path: str) -> dict[str, Any] | None:
-    """The discovery document at `path` ("/api", "/apis/apps/v1"...), None when there is none."""
+def document(path: str, prefix: str = "") -> dict[str, Any] | None:
+    """The discovery document at `path` ("/api", "/apis/apps/v1"...), None when there is none.
+    `prefix`: the server's own path (OpenAPI's index names documents by paths under it)."""
+    if path == "/openapi/v3":
+        return openapi.root(prefix)
+    if path.startswith("/openapi/v3/"):
+        return openapi.group_version_document(path.removeprefix("/openapi/v3/"))
     if path == "/version":
         return dict(SERVER_VERSION)
     if path == "/api":

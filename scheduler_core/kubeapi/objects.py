@@ -131,10 +131,10 @@ def journal_versions(journal: Sequence[Change[Any] | Event], base: int) -> tuple
 def api_events(cluster: Cluster, events: list[Event], version: Callable[[Event], int]) -> Iterable[ApiEvent]:
     """The events' rows, oldest last-seen first; a row's version is its latest event's."""
     for row in event_rows(correlate(events)):
-        yield ApiEvent(row.first, row.last, row.count, row.message, _host(cluster, row.first), version(row.last))
+        yield ApiEvent(row.first, row.last, row.count, row.message, event_host(cluster, row.first), version(row.last))
 
 
-def _host(cluster: Cluster, event: Event) -> str:
+def event_host(cluster: Cluster, event: Event) -> str:
     if event.source != KUBELET or not event.object.startswith("Pod/"):
         return ""
     pod = cluster.get(Pod, event.object.removeprefix("Pod/"))

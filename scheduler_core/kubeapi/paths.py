@@ -26,6 +26,8 @@ def parse_path(path: str) -> ApiPath | Discovery | None:
     parts = [part for part in path.strip("/").split("/") if part]
     if parts in (["version"], ["api"], ["apis"]):
         return Discovery("/" + parts[0])
+    if parts[:2] == ["openapi", "v3"]:
+        return Discovery("/" + "/".join(parts))
     if not parts or parts[0] not in ("api", "apis"):
         return None
     if parts[0] == "api":

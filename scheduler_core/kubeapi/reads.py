@@ -232,7 +232,7 @@ type Cells = Callable[[Any], list[Any]]
 def _printer(snapshot: ApiSnapshot, resource: Resource) -> tuple[tuple[printers.Column, ...], Cells]:
     now = snapshot.now
     if resource.kind == "Event":
-        return EVENT_COLUMNS, lambda event: _event_cells(snapshot, event)
+        return EVENT_COLUMNS, lambda event: event_cells(event, snapshot.now)
     columns = printers.printed_columns(resource.kind) or printers.DEFAULT_COLUMNS
 
     def cells(obj: Any) -> list[Any]:
@@ -242,9 +242,8 @@ def _printer(snapshot: ApiSnapshot, resource: Resource) -> tuple[tuple[printers.
     return columns, cells
 
 
-def _event_cells(snapshot: ApiSnapshot, event: ApiEvent) -> list[Any]:
+def event_cells(event: ApiEvent, now: float) -> list[Any]:
     """printEvent (wide, as the API server prints): LAST SEEN and FIRST SEEN are ages."""
-    now = snapshot.now
     first_seen = human_duration(now - event.first.time)
     last_seen = human_duration(now - event.last.time)
     kind, _, rest = event.first.object.partition("/")

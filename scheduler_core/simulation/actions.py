@@ -16,6 +16,7 @@ from scheduler_core.api.parse import parse_taint
 from scheduler_core.api.timeline import Action
 from scheduler_core.api.types import Node, ObjectMeta, Pod, Taint
 from scheduler_core.controllers.base import ActionHandler, delete_pod, record
+from scheduler_core.controllers.eviction import evict
 from scheduler_core.store.cluster import ConflictError, type_name
 
 if TYPE_CHECKING:  # the simulation carries out actions: it imports this module
@@ -116,9 +117,16 @@ def _run(sim: "Simulation", action: Action) -> None:
             raise ActionError(str(error)) from None
         return
     target = _target(sim, action)
-    if op == "delete":
+    grace = action.args.get("gracePeriodSeconds")
+    if op == "evict":
+        # POST pods/NAME/eviction (the Kubernetes API's, at the action's time): refused by a
+        # disruption budget as the API refuses it, said in a Warning event.
+        result = evict(sim, target.metadata.namespace, target.metadata.name, grace_period=grace)
+        if not result.ok:
+            raise ActionError(f"{result.message} {result.cause}".strip())
+    elif op == "delete":
         if isinstance(target, Pod):
-            delete_pod(sim, target)
+            delete_pod(sim, target, grace_period=grace)
         else:
             sim.cluster.delete(type_name(target), target.metadata.key)
     elif op == "scale":

@@ -61,6 +61,12 @@ def scenario_as_editor(page: Page, server_url: str) -> None:
     open_gallery_copy(page, server_url, GALLERY)
 
 
+def share_panel_open(page: Page, server_url: str) -> None:
+    open_gallery_copy(page, server_url, GALLERY)
+    page.locator("details.share > summary").click()
+    expect(page.get_by_test_id("share-kubectl")).to_be_visible()
+
+
 def explanation_open(page: Page, server_url: str) -> None:
     open_gallery_copy(page, server_url, GALLERY)
     play_to_the_end(page)
@@ -177,6 +183,7 @@ PAGES: list = [
     pytest.param(no_scenarios_yet, id="mine-empty"),
     pytest.param(scenario_as_viewer, id="scenario-viewer"),
     pytest.param(scenario_as_editor, id="scenario-editor"),
+    pytest.param(share_panel_open, id="scenario-share-kubeconfig"),
     pytest.param(explanation_open, id="scenario-explanation"),
     pytest.param(pending_explanation, id="scenario-pending-explanation"),
     pytest.param(preemption_waiting_with_counted_events, id="scenario-preemption-describe"),
