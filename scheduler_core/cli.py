@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+import yaml
+
 from scheduler_core import bench
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import Manifest, load_manifests
@@ -24,6 +26,8 @@ from scheduler_core.explain.describe_deployment_text import deployment_text
 from scheduler_core.explain.describe_node import describe_node
 from scheduler_core.explain.describe_node_text import node_text
 from scheduler_core.explain.explain import Explanation, explain
+from scheduler_core.kubeapi.objects import snapshot_of
+from scheduler_core.kubectl import console
 from scheduler_core.scheduler.config import CONFIG_DOCUMENT, SchedulerConfiguration, parse_configuration
 from scheduler_core.simulation.simulation import Simulation
 from scheduler_core.simulation.state import cluster_state
@@ -202,6 +206,8 @@ def _run_simulate(args: argparse.Namespace, out: TextIO) -> int:
             raise UsageError(f'--describe-deployment: deployments.apps "{key.split("/", 1)[1]}" not found')
         out.write(deployment_text(describe_deployment(final, deployment, now)))
         return 0
+    if args.kubectl is not None:
+        return _kubectl(args.kubectl, final, now, out, args.err)
     state = cluster_state(final, now)
     if args.output == "jsonl":
         out.write(json.dumps({"state": state}, ensure_ascii=False) + "\n")
@@ -209,6 +215,23 @@ def _run_simulate(args: argparse.Namespace, out: TextIO) -> int:
         json.dump({**state, "events": events, "objects": _objects(final)}, out, indent=2, ensure_ascii=False)
         out.write("\n")
     return 0
+
+
+def _kubectl(line: str, cluster: Cluster, now: float, out: TextIO, err: TextIO) -> int:
+    """A kubectl command against the cluster at that moment, as the page's console runs it; a write
+    prints kubectl's message, and the Actions that do it (to append to the scenario) on stderr."""
+    snapshot = snapshot_of(cluster, [], cluster.resource_version, now=now)
+    result = console.run(line, snapshot, may_write=True, user="playground:editor")
+    out.write(result.stdout)
+    err.write(result.stderr)
+    if result.actions:
+        documents = [
+            {"apiVersion": "playground/v1", "kind": "Action", "spec": {"at": f"{now:.3f}s", **action}}
+            for action in result.actions
+        ]
+        err.write("# the Actions that do it, to append to the scenario at this moment:\n")
+        err.write(yaml.safe_dump_all(documents, sort_keys=False, explicit_start=True))
+    return result.exit_code
 
 
 def _objects(cluster: Cluster) -> list[dict[str, Any]]:
@@ -319,6 +342,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="[NAMESPACE/]NAME",
         help="print `kubectl describe deployment NAME` at the end (or at --at-event N) instead of -o",
     )
+    describe.add_argument(
+        "--kubectl",
+        metavar="COMMAND",
+        help="run a kubectl command at the end (or at --at-event N), as the page's console does: "
+        '--kubectl "get pods -o wide"; a write prints the Actions that do it on stderr',
+    )
     simulate_cmd.set_defaults(run=_run_simulate)
 
     bench_cmd = commands.add_parser("bench", help="scheduling throughput on scheduler_perf-like workloads")
@@ -336,6 +365,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     args: argparse.Namespace | None = None
     try:
         args = build_parser().parse_args(argv)
+        args.err = err  # what a command writes beside its output (kubectl's stderr)
         run: Any = args.run
         return int(run(args, out))
     except UsageError as error:

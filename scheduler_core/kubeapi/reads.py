@@ -128,6 +128,19 @@ def find(snapshot: ApiSnapshot, resource: Resource, namespace: str, name: str) -
     return found
 
 
+def selected(snapshot: ApiSnapshot, resource: Resource, query: ListQuery) -> list[Any]:
+    """The objects (or Event rows) a list would return, whole: for a client in the engine (kubectl)."""
+    return _selected(snapshot, resource, query)
+
+
+def manifest_of(snapshot: ApiSnapshot, resource: Resource, item: Any) -> dict[str, Any]:
+    return _manifest(snapshot, resource, item)
+
+
+def table_of(snapshot: ApiSnapshot, resource: Resource, items: list[Any]) -> dict[str, Any]:
+    return _table(snapshot, resource, items, {"resourceVersion": str(snapshot.resource_version)}, "Metadata")
+
+
 def _manifest(snapshot: ApiSnapshot, resource: Resource, item: Any, *, with_type: bool = True) -> dict[str, Any]:
     if isinstance(item, ApiEvent):
         return snapshot.event_manifest(item, with_type=with_type)

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from scheduler_core.cli import EXIT_BAD_INPUT, build_parser, main
 
@@ -267,3 +268,16 @@ def test_simulate_describes_a_deployment_as_kubectl_does_at_an_event():
     assert status == EXIT_BAD_INPUT and 'deployments.apps "web" not found' in err
     status, _, err = run("simulate", "-f", source, "--describe-deployment", "web", "--describe-node", "worker1")
     assert status == EXIT_BAD_INPUT and "not allowed with argument" in err
+
+
+def test_simulate_runs_a_kubectl_command_at_an_event():
+    source = str(DATA / "deploy_rolling_surge1.yaml")
+    status, out, _ = run("simulate", "-f", source, "--kubectl", "get deployments -o wide")
+    assert status == 0
+    assert out.splitlines()[0].split()[:5] == ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]
+    status, out, err = run("simulate", "-f", source, "--kubectl", "kubectl scale deployment web --replicas=5")
+    assert (status, out) == (0, "deployment.apps/web scaled\n")
+    [action] = list(yaml.safe_load_all(err.split("\n", 1)[1]))
+    assert action["spec"]["op"] == "scale" and action["spec"]["replicas"] == 5
+    status, _, err = run("simulate", "-f", source, "--kubectl", "get pod nope")
+    assert status == 1 and err == 'Error from server (NotFound): pods "nope" not found\n'

@@ -13,7 +13,7 @@ import pytest
 ENGINE = Path(__file__).resolve().parents[2] / "scheduler_core"
 
 # Lowest first. A layer is a sub-package of scheduler_core.
-LAYERS = ("api", "store", "scheduler", "admission", "controllers", "simulation", "explain", "kubeapi")
+LAYERS = ("api", "store", "scheduler", "admission", "controllers", "simulation", "explain", "kubeapi", "kubectl")
 ENTRY_POINTS = ("__init__", "__main__", "cli", "bench")
 
 

@@ -1,0 +1,575 @@
+"""A kubectl command typed in the page's console, carried out against the cluster at one moment of
+a run: reads print what kubectl prints (through the same API, Tables and Status errors that a real
+kubectl reads), writes are decided as the API decides them and come back as timeline Actions (the
+web shell appends them at the player's moment, as the Act form does) with kubectl's message.
+
+Commands: get, describe (nodes, deployments), cordon, uncordon, taint, label, scale, set image,
+delete, drain, api-resources, version. Anything else gets kubectl's own error."""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from scheduler_core.api.types import Node
+from scheduler_core.api.workloads import Deployment
+from scheduler_core.explain.describe_deployment import describe_deployment
+from scheduler_core.explain.describe_deployment_text import deployment_text
+from scheduler_core.explain.describe_node import describe_node
+from scheduler_core.explain.describe_node_text import node_text
+from scheduler_core.kubeapi import discovery, reads, status
+from scheduler_core.kubeapi.objects import ApiSnapshot
+from scheduler_core.kubeapi.resources import RESOURCES, Resource
+from scheduler_core.kubeapi.write_types import WriteRequest
+from scheduler_core.kubeapi.writes import MERGE, STRATEGIC, write
+from scheduler_core.kubectl.flags import CommandError, Flag, Parsed, UsageError, parse, split
+from scheduler_core.kubectl.names import NameError_, Target, object_name, resolve, targets
+from scheduler_core.kubectl.table_printer import PrintOptions, print_tables, table_lines
+
+OUTPUT_FORMATS = (
+    "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,"
+    "jsonpath-file,name,template,templatefile,wide,yaml"
+)
+# kubectl's commands (for its "unknown command" error and the console's completion).
+VERBS = (
+    "annotate", "api-resources", "api-versions", "apply", "attach", "auth", "autoscale", "certificate",
+    "cluster-info", "completion", "config", "cordon", "cp", "create", "debug", "delete", "describe", "diff",
+    "drain", "edit", "events", "exec", "explain", "expose", "get", "kustomize", "label", "logs", "options",
+    "patch", "plugin", "port-forward", "proxy", "replace", "rollout", "run", "scale", "set", "taint", "top",
+    "uncordon", "version", "wait",
+)  # fmt: skip
+SIMULATED = {"logs", "exec", "attach", "cp", "port-forward", "proxy", "debug"}
+
+
+@dataclass(slots=True)
+class ConsoleResult:
+    stdout: str = ""
+    stderr: str = ""
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.stderr.startswith(("error", "Error")) else 0
+
+
+def run(line: str, snapshot: ApiSnapshot, *, may_write: bool, user: str = "playground:viewer") -> ConsoleResult:
+    try:
+        words = split(line)
+        if not words:
+            return ConsoleResult()
+        verb, rest = words[0], words[1:]
+        handler = HANDLERS.get(verb)
+        if handler is None:
+            return _unknown(verb)
+        return handler(Command(verb, rest, snapshot, may_write, user))
+    except UsageError as error:
+        command = line.split()[1 if line.strip().startswith("kubectl ") else 0] if line.split() else ""
+        if error.examples:
+            return ConsoleResult(stderr=f"{error}\nSee 'kubectl {command} -h' for help and examples\n")
+        return ConsoleResult(stderr=f"{error}\nSee 'kubectl {command} --help' for usage.\n")
+    except CommandError as error:
+        return ConsoleResult(stderr=f"{error}\n")
+    except NameError_ as error:
+        return ConsoleResult(stderr=f"error: {error}\n")
+    except status.ApiError as error:
+        return ConsoleResult(stderr=f"Error from server ({error.reason or 'Unknown'}): {error.message}\n")
+
+
+@dataclass(slots=True)
+class Command:
+    verb: str
+    words: list[str]
+    snapshot: ApiSnapshot
+    may_write: bool
+    user: str
+
+    def parse(self, *flags: Flag) -> Parsed:
+        return parse(self.words, flags)
+
+    def namespace(self, parsed: Parsed) -> str:
+        return parsed.value("namespace", "default")
+
+    def refuse_write(self, resource: Resource, name: str, verb: str, namespace: str, subresource: str = "") -> None:
+        if not self.may_write:
+            raise status.forbidden(
+                resource, name, self.user, verb, namespace if resource.namespaced else "", subresource
+            )
+
+
+def _unknown(verb: str) -> ConsoleResult:
+    close = [known for known in VERBS if _distance(known, verb) <= 2]
+    hint = "\n\nDid you mean this?\n" + "".join(f"\t{known}\n" for known in close) if close else "\n"
+    return ConsoleResult(stderr=f'error: unknown command "{verb}" for "kubectl"{hint}')
+
+
+def _distance(a: str, b: str) -> int:
+    """Levenshtein distance, as cobra's suggestions use (SuggestionsMinimumDistance 2)."""
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+# ---------------------------------------------------------------------------- get
+
+
+GET_FLAGS = (
+    Flag("output", "o"),
+    Flag("selector", "l"),
+    Flag("field-selector"),
+    Flag("show-labels", takes_value=False),
+    Flag("no-headers", takes_value=False),
+    Flag("watch", "w", False),
+)
+
+
+def get(command: Command) -> ConsoleResult:
+    parsed = command.parse(*GET_FLAGS)
+    output = parsed.value("output")
+    if output not in ("", "wide", "name", "yaml", "json"):
+        raise UsageError(
+            f'error: unable to match a printer suitable for the output format "{output}", '
+            f"allowed formats are: {OUTPUT_FORMATS}"
+        )
+    if not parsed.args:
+        return ConsoleResult(
+            stderr='You must specify the type of resource to get. Use "kubectl api-resources" for a complete list of '
+            'supported resources.\n\nerror: Required resource not specified.\nUse "kubectl explain <resource>" for a '
+            "detailed description of that resource (e.g. kubectl explain pods).\n"
+            "See 'kubectl get -h' for help and examples\n"
+        )
+    every = parsed.flag("all-namespaces")
+    namespace = "" if every else command.namespace(parsed)
+    wanted = targets(parsed.args)
+    several = len({target.resource for target in wanted}) > 1
+    found: list[tuple[Resource, list[Any]]] = []
+    errors: list[str] = []
+    for resource, names in _grouped(wanted):
+        query = reads.ListQuery(
+            namespace=namespace, label_selector=parsed.value("selector"), field_selector=parsed.value("field-selector")
+        )
+        if names:
+            objects = []
+            for name in names:
+                try:
+                    objects.append(reads.find(command.snapshot, resource, namespace or "default", name))
+                except status.ApiError as error:
+                    errors.append(f"Error from server ({error.reason}): {error.message}")
+            found.append((resource, objects))
+        else:
+            found.append((resource, _listed(command.snapshot, resource, query)))
+    stdout = _printed(command.snapshot, found, output, parsed, several=several, every=every)
+    stderr = "\n".join(errors)
+    if not stdout and not errors:
+        stderr = "No resources found" + (
+            f" in {namespace} namespace." if namespace and any(r.namespaced for r, _ in found) else ""
+        )
+    return ConsoleResult(stdout=stdout, stderr=stderr + "\n" if stderr else "")
+
+
+def _listed(snapshot: ApiSnapshot, resource: Resource, query: reads.ListQuery) -> list[Any]:
+    """A list, or the API's refusal as kubectl's resource builder words it."""
+    try:
+        return reads.selected(snapshot, resource, query)
+    except status.ApiError as error:
+        kind = f"{resource.group}/{resource.version}, Resource={resource.plural}"
+        error.message = (
+            f'Unable to find "{kind}" that match label selector "{query.label_selector}", field selector '
+            f'"{query.field_selector}": {error.message}'
+        )
+        raise
+
+
+def _grouped(wanted: list[Target]) -> list[tuple[Resource, list[str]]]:
+    groups: dict[Resource, list[str]] = {}
+    for target in wanted:
+        names = groups.setdefault(target.resource, [])
+        if target.name:
+            names.append(target.name)
+    return list(groups.items())
+
+
+def _printed(
+    snapshot: ApiSnapshot,
+    found: list[tuple[Resource, list[Any]]],
+    output: str,
+    parsed: Parsed,
+    *,
+    several: bool,
+    every: bool,
+) -> str:
+    if output == "name":
+        return "".join(f"{object_name(resource, _name_of(item))}\n" for resource, items in found for item in items)
+    if output in ("yaml", "json"):
+        manifests = [reads.manifest_of(snapshot, resource, item) for resource, items in found for item in items]
+        single = len(manifests) == 1 and all(len(items) <= 1 for _, items in found) and _asked_one(parsed)
+        document = (
+            manifests[0]
+            if single
+            else {"apiVersion": "v1", "items": manifests, "kind": "List", "metadata": {"resourceVersion": ""}}
+        )
+        if output == "json":
+            return json.dumps(document, indent=4) + "\n"
+        return yaml.safe_dump(document, sort_keys=True, allow_unicode=True)
+    blocks = []
+    for resource, items in found:
+        if not items:
+            continue
+        table = reads.table_of(snapshot, resource, items)
+        options = PrintOptions(
+            wide=output == "wide",
+            with_namespace=every and resource.namespaced,
+            show_labels=parsed.flag("show-labels"),
+            with_kind=object_name(resource, "").rstrip("/") if several else "",
+            no_headers=parsed.flag("no-headers"),
+        )
+        blocks.append(table_lines(table, options))
+    printed = print_tables(blocks)
+    return printed + "\n" if printed else ""
+
+
+def _asked_one(parsed: Parsed) -> bool:
+    """`get pod web-0 -o yaml` prints the object; a type alone (a list) prints a List."""
+    return len(parsed.args) == 2 or (len(parsed.args) == 1 and "/" in parsed.args[0])
+
+
+def _name_of(item: Any) -> str:
+    return item.name if hasattr(item, "first") else str(item.metadata.name)
+
+
+# ---------------------------------------------------------------------------- describe
+
+
+Describer = Callable[[ApiSnapshot, Any], str]
+
+
+def _describe_node(snapshot: ApiSnapshot, node: Any) -> str:
+    return node_text(describe_node(snapshot.cluster, node, snapshot.now))
+
+
+def _describe_deployment(snapshot: ApiSnapshot, deployment: Any) -> str:
+    return deployment_text(describe_deployment(snapshot.cluster, deployment, snapshot.now))
+
+
+DESCRIBERS: dict[type, Describer] = {Node: _describe_node, Deployment: _describe_deployment}
+
+
+def describe(command: Command) -> ConsoleResult:
+    parsed = command.parse(Flag("selector", "l"))
+    if not parsed.args:
+        return ConsoleResult(
+            stderr='error: You must specify the type of resource to describe. Use "kubectl api-resources" for a '
+            "complete list of supported resources.\n"
+        )
+    namespace = command.namespace(parsed)
+    texts: list[str] = []
+    for target in targets(parsed.args):
+        objects = (
+            [reads.find(command.snapshot, target.resource, namespace, target.name)]
+            if target.name
+            else reads.selected(
+                command.snapshot,
+                target.resource,
+                reads.ListQuery(namespace=namespace, label_selector=parsed.value("selector")),
+            )
+        )
+        for obj in objects:
+            describer = DESCRIBERS.get(type(obj))
+            if describer is None:
+                return ConsoleResult(
+                    stderr=f"error: describe {target.resource.plural} is not in this console yet (nodes and "
+                    "deployments are); a real kubectl with the Share panel's kubeconfig describes every kind\n"
+                )
+            texts.append(describer(command.snapshot, obj))
+    return ConsoleResult(stdout="\n\n".join(text.rstrip("\n") for text in texts) + "\n" if texts else "")
+
+
+# ---------------------------------------------------------------------------- writes
+
+
+def _patched(
+    command: Command,
+    resource: Resource,
+    name: str,
+    namespace: str,
+    body: Any,
+    content_type: str = STRATEGIC,
+    subresource: str = "",
+) -> ConsoleResult:
+    command.refuse_write(resource, name, "patch", namespace, subresource)
+    result = write(
+        command.snapshot,
+        resource,
+        WriteRequest("PATCH", namespace if resource.namespaced else "", name, subresource, content_type, body),
+    )
+    return ConsoleResult(actions=result.actions)
+
+
+def cordon(command: Command) -> ConsoleResult:
+    return _schedulable(command, unschedulable=command.verb == "cordon")
+
+
+def _schedulable(command: Command, *, unschedulable: bool) -> ConsoleResult:
+    parsed = command.parse(Flag("selector", "l"), Flag("dry-run"))
+    if not parsed.args:
+        raise UsageError("error: USAGE: " + f"{command.verb} NODE [flags]")
+    nodes = resolve("nodes")
+    lines: list[str] = []
+    actions: list[dict[str, Any]] = []
+    for name in parsed.args:
+        node = reads.find(command.snapshot, nodes, "", name)
+        word = "cordoned" if unschedulable else "uncordoned"
+        if bool(node.spec.unschedulable) == unschedulable:
+            lines.append(f"node/{name} already {word}")
+            continue
+        actions += _patched(
+            command, nodes, name, "", {"spec": {"unschedulable": True if unschedulable else None}}
+        ).actions
+        lines.append(f"node/{name} {word}")
+    return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=actions)
+
+
+def taint(command: Command) -> ConsoleResult:
+    parsed = command.parse(Flag("overwrite", takes_value=False), Flag("all", takes_value=False), Flag("selector", "l"))
+    if len(parsed.args) < 3 or parsed.args[0] not in ("node", "nodes", "no"):
+        raise UsageError("error: at least one taint update is required")
+    name, specs = parsed.args[1], parsed.args[2:]
+    nodes = resolve("nodes")
+    node = reads.find(command.snapshot, nodes, "", name)
+    taints = [dict(item) for item in command.snapshot.manifest(node).get("spec", {}).get("taints", [])]
+    before = [dict(item) for item in taints]
+    for spec in specs:
+        taints = _taint_change(taints, spec, name, parsed.flag("overwrite"))
+    if taints == before:
+        return ConsoleResult(stdout=f"node/{name} not tainted\n")
+    removed_only = len(taints) < len(before) and all(item in before for item in taints)
+    actions = _patched(command, nodes, name, "", {"spec": {"taints": taints or None}}, MERGE).actions
+    word = (
+        "untainted"
+        if removed_only
+        else ("modified" if parsed.flag("overwrite") and len(taints) == len(before) else "tainted")
+    )
+    return ConsoleResult(stdout=f"node/{name} {word}\n", actions=actions)
+
+
+def _taint_change(taints: list[dict[str, Any]], spec: str, node: str, overwrite: bool) -> list[dict[str, Any]]:
+    """One of kubectl taint's arguments: key[=value]:Effect adds, key[:Effect]- removes."""
+    if spec.endswith("-"):
+        key, _, effect = spec[:-1].partition(":")
+        kept = [t for t in taints if not (t.get("key") == key and (not effect or t.get("effect") == effect))]
+        if len(kept) == len(taints):
+            raise CommandError(f'error: taint "{spec[:-1]}" not found')
+        return kept
+    key_value, colon, effect = spec.rpartition(":")
+    key, _, value = key_value.partition("=")
+    if not colon or not key or effect not in ("NoSchedule", "PreferNoSchedule", "NoExecute") or ":" in key_value:
+        raise UsageError(f"error: invalid taint spec: {spec}", examples=True)
+    same = [t for t in taints if t.get("key") == key and t.get("effect") == effect]
+    if same and not overwrite:
+        raise CommandError(
+            f"error: node {node} already has {key} taint(s) with same effect(s) and --overwrite is false"
+        )
+    added = {"key": key, "effect": effect} | ({"value": value} if value else {})
+    return [t for t in taints if t not in same] + [added]
+
+
+def label(command: Command) -> ConsoleResult:
+    parsed = command.parse(Flag("overwrite", takes_value=False), Flag("selector", "l"), Flag("all", takes_value=False))
+    words = parsed.args
+    changes = [word for word in words if "=" in word or word.endswith("-")]
+    named = targets([word for word in words if word not in changes])
+    if not changes:
+        raise UsageError("error: at least one label update is required")
+    lines: list[str] = []
+    actions: list[dict[str, Any]] = []
+    namespace = command.namespace(parsed)
+    for target in named:
+        obj = reads.find(command.snapshot, target.resource, namespace, target.name)
+        current = dict(obj.metadata.labels)
+        patch: dict[str, Any] = {}
+        for change in changes:
+            if change.endswith("-"):
+                key = change[:-1]
+                if key not in current:
+                    lines.append(f'label "{key}" not found.')
+                    continue
+                patch[key] = None
+            else:
+                key, _, value = change.partition("=")
+                if key in current and current[key] != value and not parsed.flag("overwrite"):
+                    raise CommandError(f"error: '{key}' already has a value ({current[key]}), and --overwrite is false")
+                if current.get(key) != value:
+                    patch[key] = value
+        shown = object_name(target.resource, target.name)
+        if not patch:
+            lines.append(f"{shown} not labeled")
+            continue
+        actions += _patched(
+            command, target.resource, target.name, namespace, {"metadata": {"labels": patch}}, MERGE
+        ).actions
+        lines.append(f"{shown} {'unlabeled' if all(value is None for value in patch.values()) else 'labeled'}")
+    return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=actions)
+
+
+def scale(command: Command) -> ConsoleResult:
+    parsed = command.parse(
+        Flag("replicas"), Flag("current-replicas"), Flag("selector", "l"), Flag("all", takes_value=False)
+    )
+    replicas = parsed.value("replicas")
+    if not replicas.isdigit():
+        raise UsageError("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0")
+    namespace = command.namespace(parsed)
+    lines, actions = [], []
+    for target in targets(parsed.args):
+        try:
+            result = _patched(
+                command, target.resource, target.name, namespace, {"spec": {"replicas": int(replicas)}}, MERGE, "scale"
+            )
+        except status.ApiError as error:
+            if error.code == 404:
+                raise CommandError(f"error: no objects passed to scale {error.message}") from None
+            raise
+        actions += result.actions
+        lines.append(f"{object_name(target.resource, target.name)} scaled")
+    return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=actions)
+
+
+def set_command(command: Command) -> ConsoleResult:
+    if not command.words or command.words[0] != "image":
+        raise UsageError(f'error: unknown command "{command.words[0] if command.words else ""}" for "kubectl set"')
+    parsed = parse(command.words[1:], ())
+    pairs = [word for word in parsed.args if "=" in word]
+    named = targets([word for word in parsed.args if "=" not in word])
+    namespace = command.namespace(parsed)
+    lines, actions = [], []
+    for target in named:
+        obj = reads.find(command.snapshot, target.resource, namespace, target.name)
+        manifest = command.snapshot.manifest(obj)
+        template = manifest.get("spec", {}).get("template", {}).get("spec", {})
+        containers = template.get("containers", [])
+        updated = [dict(container) for container in containers]
+        for pair in pairs:
+            name, _, image = pair.partition("=")
+            matches = [c for c in updated if name in ("*", c.get("name"))]
+            if not matches:
+                raise CommandError(f'error: unable to find container named "{name}"')
+            for container in matches:
+                container["image"] = image
+        if updated == containers:
+            continue
+        order = [{"name": c.get("name")} for c in updated]
+        body = {
+            "spec": {
+                "template": {
+                    "spec": {
+                        "$setElementOrder/containers": order,
+                        "containers": [{"name": c.get("name"), "image": c.get("image")} for c in updated],
+                    }
+                }
+            }
+        }
+        actions += _patched(command, target.resource, target.name, namespace, body).actions
+        lines.append(f"{object_name(target.resource, target.name)} image updated")
+    return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=actions)
+
+
+def delete(command: Command) -> ConsoleResult:
+    parsed = command.parse(
+        Flag("grace-period"),
+        Flag("force", takes_value=False),
+        Flag("now", takes_value=False),
+        Flag("selector", "l"),
+        Flag("wait", takes_value=False),
+    )
+    namespace = command.namespace(parsed)
+    grace = int(parsed.value("grace-period")) if parsed.value("grace-period").lstrip("-").isdigit() else None
+    if parsed.flag("now"):
+        grace = 1
+    if parsed.flag("force") and grace == 0:
+        grace = 0
+    lines, actions = [], []
+    for target in targets(parsed.args):
+        command.refuse_write(target.resource, target.name, "delete", namespace)
+        result = write(
+            command.snapshot,
+            target.resource,
+            WriteRequest("DELETE", namespace if target.resource.namespaced else "", target.name, grace_period=grace),
+        )
+        actions += result.actions
+        kind = object_name(target.resource, "").rstrip("/")
+        where = f" from {namespace} namespace" if target.resource.namespaced else ""
+        lines.append(f'{kind} "{target.name}" deleted{where}')
+    return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=actions)
+
+
+def drain(command: Command) -> ConsoleResult:
+    parsed = command.parse(
+        Flag("ignore-daemonsets", takes_value=False),
+        Flag("delete-emptydir-data", takes_value=False),
+        Flag("force", takes_value=False),
+        Flag("grace-period"),
+        Flag("timeout"),
+        Flag("selector", "l"),
+    )
+    if len(parsed.args) != 1:
+        raise UsageError("error: USAGE: drain NODE [flags]")
+    name = parsed.args[0]
+    nodes = resolve("nodes")
+    node = reads.find(command.snapshot, nodes, "", name)
+    command.refuse_write(nodes, name, "patch", "")
+    action: dict[str, Any] = {"op": "drain", "target": f"Node/{name}"}
+    if parsed.value("grace-period"):
+        action["gracePeriodSeconds"] = int(parsed.value("grace-period"))
+    if parsed.value("timeout"):
+        action["timeout"] = parsed.value("timeout")
+    lines = [f"node/{name} {'already cordoned' if node.spec.unschedulable else 'cordoned'}"]
+    return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=[action])
+
+
+# ---------------------------------------------------------------------------- others
+
+
+def api_resources(command: Command) -> ConsoleResult:
+    command.parse(Flag("namespaced"), Flag("api-group"), Flag("output", "o"), Flag("verbs"))
+    rows = ["NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND"]
+    for resource in sorted(RESOURCES, key=lambda r: (r.group, r.plural)):
+        rows.append(
+            f"{resource.plural}\t{','.join(resource.short_names)}\t{resource.group_version}\t{str(resource.namespaced).lower()}\t{resource.kind}"
+        )
+    return ConsoleResult(stdout=print_tables([rows]) + "\n")
+
+
+def version(command: Command) -> ConsoleResult:
+    server = discovery.SERVER_VERSION["gitVersion"]
+    return ConsoleResult(
+        stdout=f"Client Version: v1.34.5 (the page's console)\nKustomize Version: v5.7.1\nServer Version: {server}\n"
+    )
+
+
+def simulated(command: Command) -> ConsoleResult:
+    return ConsoleResult(
+        stderr=f"error: kubectl {command.verb} needs a container, and the pods here are simulated: "
+        "there is none to reach\n"
+    )
+
+
+HANDLERS: dict[str, Callable[[Command], ConsoleResult]] = {
+    "get": get,
+    "describe": describe,
+    "cordon": cordon,
+    "uncordon": cordon,
+    "taint": taint,
+    "label": label,
+    "scale": scale,
+    "set": set_command,
+    "delete": delete,
+    "drain": drain,
+    "api-resources": api_resources,
+    "version": version,
+    **{verb: simulated for verb in SIMULATED},
+}

@@ -1,0 +1,78 @@
+"""The page console's kubectl against the real kubectl v1.34, both reading the same scenario at its
+settled end: the same lines and words (ages aside, which each counts on its own clock), and the
+same error texts."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from scheduler_core.api.manifests import load_manifests
+from scheduler_core.kubeapi.objects import ApiSnapshot, base_version, snapshot_of
+from scheduler_core.kubectl.console import run
+from scheduler_core.simulation.simulation import Simulation
+from scheduler_core.store.cluster import Change
+from scheduler_core.store.events import Event
+from tests.web.kubeapi.conftest import SCENARIO, ApiScenario, kubectl
+
+AGE = re.compile(r"^(<invalid>|\d+[smhdy](\d+[smhd])?)$")
+
+
+@pytest.fixture(scope="module")
+def engine_view() -> ApiSnapshot:
+    """The scenario simulated here with the server's seed (0): the same objects, names and uids."""
+    simulation = Simulation(load_manifests(SCENARIO.split("---\n", 1)[1]))
+    journal = [item for item in simulation.stream() if isinstance(item, Change | Event)]
+    base = base_version(simulation.cluster.resource_version, journal)
+    return snapshot_of(simulation.cluster, journal, base, now=simulation.now)
+
+
+def words(text: str) -> list[list[str]]:
+    return [["AGE" if AGE.match(word) else word for word in line.split()] for line in text.splitlines()]
+
+
+COMMANDS = [
+    "get nodes",
+    "get nodes -o wide",
+    "get pods -o wide -A",
+    "get deployments -o wide",
+    "get pods,deploy",
+    "get pods --show-labels",
+    "get ds -A",
+    "get pdb",
+    "get rs -l app=web",
+    "get pods -A --field-selector spec.nodeName=worker3",
+]
+EXACT = [
+    "get nodes worker1 -o name",
+    "get deploy -o name",
+    "get pods -A -o name",
+    "get pod nope",
+    "get pods -n nope",
+    "get widgets",
+    "get pods --foo",
+    "get pods -x",
+    "get pods --field-selector spec.color=red",
+    "taint node worker1 key:value:effect",
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_tables_match(api_scenario: ApiScenario, engine_view: ApiSnapshot, command: str) -> None:
+    real = kubectl(api_scenario.view_kubeconfig, *command.split())
+    ours = run(command, engine_view, may_write=False)
+    assert words(ours.stdout) == words(real.stdout)
+    assert ours.stderr == real.stderr
+
+
+@pytest.mark.parametrize("command", EXACT)
+def test_names_and_errors_match_exactly(api_scenario: ApiScenario, engine_view: ApiSnapshot, command: str) -> None:
+    real = kubectl(api_scenario.view_kubeconfig, *command.split(), check=False)
+    ours = run(command, engine_view, may_write=False)
+    assert (ours.stdout, ours.stderr) == (real.stdout, real.stderr)
+
+
+def test_refusals_match(api_scenario: ApiScenario, engine_view: ApiSnapshot, tmp_path: Path) -> None:
+    real = kubectl(api_scenario.view_kubeconfig, "scale", "deployment", "web", "--replicas=2", check=False)
+    ours = run("scale deployment web --replicas=2", engine_view, may_write=False)
+    assert ours.stderr == real.stderr and ours.actions == []
