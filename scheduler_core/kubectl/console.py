@@ -13,15 +13,19 @@ from typing import Any
 
 import yaml
 
+from scheduler_core.api.manifest_writer import format_timestamp
 from scheduler_core.api.types import Node
-from scheduler_core.api.workloads import Deployment
+from scheduler_core.api.workloads import Deployment, ReplicaSet
+from scheduler_core.controllers.deployment_util import revision
 from scheduler_core.explain.describe_deployment import describe_deployment
 from scheduler_core.explain.describe_deployment_text import deployment_text
 from scheduler_core.explain.describe_node import describe_node
 from scheduler_core.explain.describe_node_text import node_text
+from scheduler_core.explain.tabwriter import tabbed
 from scheduler_core.kubeapi import discovery, reads, status
 from scheduler_core.kubeapi.objects import ApiSnapshot
 from scheduler_core.kubeapi.resources import RESOURCES, Resource
+from scheduler_core.kubeapi.status import qualified
 from scheduler_core.kubeapi.write_types import WriteRequest
 from scheduler_core.kubeapi.writes import MERGE, STRATEGIC, write
 from scheduler_core.kubectl.flags import CommandError, Flag, Parsed, UsageError, parse, split
@@ -531,6 +535,133 @@ def drain(command: Command) -> ConsoleResult:
     return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=[action])
 
 
+# ---------------------------------------------------------------------------- rollout
+
+
+def rollout(command: Command) -> ConsoleResult:
+    if not command.words or command.words[0] not in ROLLOUT:
+        word = " ".join(command.words)
+        raise UsageError(f'error: unknown command "{word}"', examples=True)
+    sub = Command(f"rollout {command.words[0]}", command.words[1:], command.snapshot, command.may_write, command.user)
+    return ROLLOUT[command.words[0]](sub)
+
+
+def _deployments(command: Command, parsed: Parsed) -> list[tuple[Resource, Any]]:
+    namespace = command.namespace(parsed)
+    found = []
+    for target in targets(parsed.args):
+        if target.resource.kind != "Deployment":
+            raise CommandError(
+                f"error: no {command.verb.split()[1]} for {target.resource.plural}: the console rolls Deployments"
+            )
+        found.append((target.resource, reads.find(command.snapshot, target.resource, namespace, target.name)))
+    return found
+
+
+def rollout_status(command: Command) -> ConsoleResult:
+    """DeploymentStatusViewer.Status at this moment (the console does not wait: play the run on)."""
+    parsed = command.parse(Flag("watch", "w"), Flag("timeout"), Flag("revision"))
+    lines = []
+    for _resource, deployment in _deployments(command, parsed):
+        lines.append(_rollout_status(deployment))
+    return ConsoleResult(stdout="".join(lines))
+
+
+def _rollout_status(deployment: Deployment) -> str:
+    name, spec, state = deployment.metadata.name, deployment.spec, deployment.status
+    if deployment.generation > state.observed_generation:
+        return "Waiting for deployment spec update to be observed...\n"
+    progressing = next((c for c in state.conditions if c.type == "Progressing"), None)
+    if progressing is not None and progressing.reason == "ProgressDeadlineExceeded":
+        raise CommandError(f'error: deployment "{name}" exceeded its progress deadline')
+    if state.updated_replicas < spec.replicas:
+        return (
+            f'Waiting for deployment "{name}" rollout to finish: {state.updated_replicas} out of {spec.replicas} '
+            "new replicas have been updated...\n"
+        )
+    if state.replicas > state.updated_replicas:
+        return (
+            f'Waiting for deployment "{name}" rollout to finish: {state.replicas - state.updated_replicas} old '
+            "replicas are pending termination...\n"
+        )
+    if state.available_replicas < state.updated_replicas:
+        return (
+            f'Waiting for deployment "{name}" rollout to finish: {state.available_replicas} of '
+            f"{state.updated_replicas} updated replicas are available...\n"
+        )
+    return f'deployment "{name}" successfully rolled out\n'
+
+
+def rollout_history(command: Command) -> ConsoleResult:
+    parsed = command.parse(Flag("revision"), Flag("output", "o"))
+    blocks = []
+    for resource, deployment in _deployments(command, parsed):
+        owned = [
+            rs
+            for rs in command.snapshot.cluster.objects(ReplicaSet)
+            if rs.metadata.namespace == deployment.metadata.namespace
+            and any(ref.uid == deployment.metadata.uid for ref in rs.metadata.owner_references)
+        ]
+        rows = sorted((revision(rs) or 0, rs.metadata.annotations.get(CHANGE_CAUSE, "<none>")) for rs in owned)
+        table = tabbed("\n".join(["REVISION\tCHANGE-CAUSE", *(f"{number}\t{cause}" for number, cause in rows)]))
+        blocks.append(f"{object_name(resource, deployment.metadata.name)} \n{table}\n\n")
+    return ConsoleResult(stdout="".join(blocks))
+
+
+def rollout_pause(command: Command) -> ConsoleResult:
+    parsed = command.parse()
+    pausing = command.verb.endswith("pause")
+    lines, actions = [], []
+    for resource, deployment in _deployments(command, parsed):
+        shown = object_name(resource, deployment.metadata.name)
+        if deployment.spec.paused == pausing:
+            raise CommandError(
+                f'error: {qualified(resource)} "{deployment.metadata.name}" is '
+                f"{'already paused' if pausing else 'not paused'}"
+            )
+        command.refuse_write(resource, deployment.metadata.name, "patch", deployment.metadata.namespace)
+        actions.append({"op": "pause" if pausing else "resume", "target": f"Deployment/{deployment.metadata.key}"})
+        lines.append(f"{shown} {'paused' if pausing else 'resumed'}")
+    return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=actions)
+
+
+def rollout_undo(command: Command) -> ConsoleResult:
+    parsed = command.parse(Flag("to-revision"))
+    lines, actions = [], []
+    for resource, deployment in _deployments(command, parsed):
+        command.refuse_write(resource, deployment.metadata.name, "patch", deployment.metadata.namespace)
+        action: dict[str, Any] = {"op": "rollout-undo", "target": f"Deployment/{deployment.metadata.key}"}
+        if parsed.value("to-revision").isdigit() and int(parsed.value("to-revision")):
+            action["toRevision"] = int(parsed.value("to-revision"))
+        actions.append(action)
+        lines.append(f"{object_name(resource, deployment.metadata.name)} rolled back")
+    return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=actions)
+
+
+def rollout_restart(command: Command) -> ConsoleResult:
+    parsed = command.parse()
+    namespace = command.namespace(parsed)
+    lines, actions = [], []
+    for resource, deployment in _deployments(command, parsed):
+        stamp = format_timestamp(command.snapshot.now)
+        body = {"spec": {"template": {"metadata": {"annotations": {RESTARTED_AT: stamp}}}}}
+        actions += _patched(command, resource, deployment.metadata.name, namespace, body).actions
+        lines.append(f"{object_name(resource, deployment.metadata.name)} restarted")
+    return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=actions)
+
+
+CHANGE_CAUSE = "kubernetes.io/change-cause"
+RESTARTED_AT = "kubectl.kubernetes.io/restartedAt"
+ROLLOUT: dict[str, Callable[[Command], ConsoleResult]] = {
+    "history": rollout_history,
+    "pause": rollout_pause,
+    "restart": rollout_restart,
+    "resume": rollout_pause,
+    "status": rollout_status,
+    "undo": rollout_undo,
+}
+
+
 # ---------------------------------------------------------------------------- others
 
 
@@ -569,6 +700,7 @@ HANDLERS: dict[str, Callable[[Command], ConsoleResult]] = {
     "set": set_command,
     "delete": delete,
     "drain": drain,
+    "rollout": rollout,
     "api-resources": api_resources,
     "version": version,
     **{verb: simulated for verb in SIMULATED},

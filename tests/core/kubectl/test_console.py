@@ -122,3 +122,20 @@ def test_describe_node_and_deployment(snapshot: ApiSnapshot) -> None:
     assert node.startswith("Name:               worker1\n")
     deployment = console(snapshot, "describe deployment web").stdout
     assert deployment.startswith("Name:") and "NewReplicaSet:" in deployment
+
+
+def test_rollout(snapshot: ApiSnapshot) -> None:
+    assert console(snapshot, "rollout status deployment/web").stdout == 'deployment "web" successfully rolled out\n'
+    history = console(snapshot, "rollout history deployment/web").stdout
+    assert history == "deployment.apps/web \nREVISION  CHANGE-CAUSE\n1         <none>\n\n"
+    paused = console(snapshot, "rollout pause deployment/web")
+    assert paused.stdout == "deployment.apps/web paused\n"
+    assert paused.actions == [{"op": "pause", "target": "Deployment/default/web"}]
+    assert console(snapshot, "rollout resume deployment/web").stderr == 'error: deployments.apps "web" is not paused\n'
+    undo = console(snapshot, "rollout undo deployment/web --to-revision=1")
+    assert undo.actions == [{"op": "rollout-undo", "target": "Deployment/default/web", "toRevision": 1}]
+    restart = console(snapshot, "rollout restart deployment/web")
+    assert restart.stdout == "deployment.apps/web restarted\n" and restart.actions[0]["op"] == "apply"
+    assert console(snapshot, "rollout foo deployment/web").stderr == (
+        "error: unknown command \"foo deployment/web\"\nSee 'kubectl rollout -h' for help and examples\n"
+    )

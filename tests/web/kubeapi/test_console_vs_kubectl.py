@@ -54,6 +54,10 @@ EXACT = [
     "get pods -x",
     "get pods --field-selector spec.color=red",
     "taint node worker1 key:value:effect",
+    "rollout status deployment/web",
+    "rollout history deployment/web",
+    "rollout resume deployment/web",
+    "rollout foo deployment/web",
 ]
 
 
