@@ -3,7 +3,7 @@
 A side is either a stored run, recomputed by simulating its version again with its seed (the engine
 is deterministic, so this is the run's final state without reading its events), or the scenario's
 current version under a scheduler configuration: a preset or a pasted KubeSchedulerConfiguration.
-Each simulation is bounded as a replay is (run_simulations.run_options, DEFAULT_UNTIL_SECONDS) and its outcome
+Each simulation is bounded as a replay is (run_simulations.run_options, run_until) and its outcome
 cached per (document, configuration, seed), so reloading a comparison costs nothing.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from playground import preview_keys
 from playground.models import Run, ScenarioVersion
-from playground.run_simulations import DEFAULT_UNTIL_SECONDS, configuration_of, run_simulation
+from playground.run_simulations import configuration_of, run_simulation, run_until
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.explain.compare import Change, Comparison, NodeBalance, Outcome, compare_outcomes, outcome_of
@@ -200,7 +200,7 @@ def outcome_for(document: str, config_yaml: str, seed: int) -> Outcome:
         raise ConfigurationError(error) from None
     manifests = load_manifests(document, source="scenario")
     simulation = run_simulation(manifests, config, seed, replay=True)
-    simulation.run_to_end(until=DEFAULT_UNTIL_SECONDS)
+    simulation.run_to_end(until=run_until(simulation))
     outcome = outcome_of(simulation)
     with _lock:
         _cache[key] = outcome

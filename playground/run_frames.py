@@ -8,7 +8,7 @@ from typing import Any
 
 from playground.change_deltas import DeltaEncoder
 from playground.disruption_frames import BUDGET_KIND, EvictionCountdowns, budget_frame
-from playground.run_simulations import DEFAULT_UNTIL_SECONDS
+from playground.run_simulations import run_until
 from scheduler_core.api.types import Node, Pod
 from scheduler_core.controllers.deployment_util import max_surge, max_unavailable
 from scheduler_core.scheduler.resources import pod_requests
@@ -154,13 +154,13 @@ class RunFrames(Iterator[dict[str, Any]]):
     frame it last gave (`unsent`): the stream yields an instant's items once it has settled, or at a
     checkpoint inside a long one."""
 
-    def __init__(self, simulation: Simulation, until: float = DEFAULT_UNTIL_SECONDS, *, keep: int = 0) -> None:
+    def __init__(self, simulation: Simulation, until: float | None = None, *, keep: int = 0) -> None:
         self._simulation = simulation
         self._recorder = ChangeRecorder(simulation)
         self._tail: list[Change | Event] = []  # from the stream; before _sent they are in frames given
         self._sent = 0
         self._placed: dict[int, list[dict[str, Any]]] = {}  # countdown frames by the tail index they go with
-        self._frames = self._generate(until)
+        self._frames = self._generate(run_until(simulation) if until is None else until)
         # With `keep` (at most that many), every item of the stream, and for each frame given how
         # many of them it covers and its time: the store at any frame is the end's without the rest.
         self._keep = keep

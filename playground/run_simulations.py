@@ -3,6 +3,7 @@ pods it declares) and its scheduler configuration. Runs, replays and comparisons
 
 from playground.budgets import budget_scale, declared_pods
 from scheduler_core.api.manifests import Manifest
+from scheduler_core.api.timeline import Action
 from scheduler_core.controllers.base import SimulationOptions
 from scheduler_core.scheduler.config import SchedulerConfiguration, parse_configuration
 from scheduler_core.simulation.simulation import Simulation
@@ -45,6 +46,17 @@ RUN_LIMITS = (
 
 
 DEFAULT_UNTIL_SECONDS = 3600.0  # a run stops after one simulated hour (CronJobs and HPAs never settle)
+# ... or this long after its last timeline action, when that comes later (a write through the
+# Kubernetes API lands at the API clock's moment, which follows the wall clock past the hour).
+ACTION_TAIL_SECONDS = 600.0
+
+
+def run_until(simulation: Simulation) -> float:
+    """Where a run of this simulation stops: the same for the run, its replays and comparisons."""
+    last = max(
+        (manifest.object.at for manifest in simulation.manifests if isinstance(manifest.object, Action)), default=0.0
+    )
+    return max(DEFAULT_UNTIL_SECONDS, last + ACTION_TAIL_SECONDS)
 
 
 def run_options(manifests: list[Manifest], *, replay: bool = False) -> SimulationOptions:

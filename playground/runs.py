@@ -64,12 +64,13 @@ def start_run(
     background: bool = True,
     version: ScenarioVersion | None = None,
     manifests: list[Manifest] | None = None,
-    api_clock: tuple[float, float] | None = None,
+    api_clock: tuple[float, float | None] | None = None,
 ) -> Run:
     """A run of the scenario's current version (or `version`, its snapshot already taken). A run
     executed in this process simulates `manifests` when given: the version's, parsed by the caller
     (which needed them too), so that the run's first frame does not wait for a second parse.
-    `api_clock`: (simulated, Unix seconds) where the Kubernetes API's clock goes on on this run."""
+    `api_clock`: (simulated, Unix seconds) where the Kubernetes API's clock goes on on this run; no
+    Unix second: from when the API first serves it."""
     version = version or snapshot(scenario)
     clock_sim, clock_wall = api_clock if api_clock is not None else (None, None)
     run = Run.objects.create(

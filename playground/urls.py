@@ -24,6 +24,7 @@ urlpatterns = [
     # A scenario's Kubernetes API: the kubeconfig's server (kubectl appends /api, /apis...).
     path("k8s/<str:slug>", kubeapi_views.kube_api, name="kubeapi-root"),
     path("k8s/<str:slug>/t/<str:token>", kubeapi_views.kube_api, name="kubeapi-token-root"),  # plain HTTP
+    path("k8s/<str:slug>/t/<str:token>/", kubeapi_views.kube_api),
     path("k8s/<str:slug>/t/<str:token>/<path:path>", kubeapi_views.kube_api, name="kubeapi-token"),
     path("k8s/<str:slug>/<path:path>", kubeapi_views.kube_api, name="kubeapi"),
     path("s/<str:slug>/runs", views.start_run, name="start-run"),

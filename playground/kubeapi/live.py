@@ -83,9 +83,12 @@ def served(scenario: Scenario) -> Served:
     if kept is None:
         raise _busy("the scenario's run is being prepared")
     wall = time.time()
-    if run.api_clock_sim is None or run.api_clock_wall is None:
+    if run.api_clock_sim is None:  # a run the API did not make: its clock starts at its end
         start = kept.times[-1] if kept.times else 0.0
         Run.objects.filter(pk=run.pk, api_clock_sim__isnull=True).update(api_clock_sim=start, api_clock_wall=wall)
+        run.refresh_from_db(fields=["api_clock_sim", "api_clock_wall"])
+    if run.api_clock_wall is None:  # a write's run: its clock goes from the write's moment from now
+        Run.objects.filter(pk=run.pk, api_clock_wall__isnull=True).update(api_clock_wall=wall)
         run.refresh_from_db(fields=["api_clock_sim", "api_clock_wall"])
     assert run.api_clock_sim is not None and run.api_clock_wall is not None
     return Served(run, kept, run.api_clock_sim + max(0.0, wall - run.api_clock_wall))

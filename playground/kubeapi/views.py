@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
@@ -121,7 +122,7 @@ def _start_watch(request: HttpRequest, slug: str, path: str, token: str) -> watc
         bookmarks=_flag(request.GET.get("allowWatchBookmarks", "")),
     )
     watch.start(request.GET.get("resourceVersion", ""))
-    if not watching.opened():
+    if not watching.has_room():
         raise status.too_many_requests("too many watches open; try again later", 5)
     return watch
 
@@ -237,10 +238,16 @@ MAX_BODY_BYTES = 3 << 20  # the API server's limit on a request body
 
 
 def _body(request: HttpRequest) -> Any:
-    length = int(request.headers.get("Content-Length") or 0)
-    if length > MAX_BODY_BYTES:
-        raise status.ApiError(413, "RequestEntityTooLarge", f"Request entity too large: limit is {MAX_BODY_BYTES}")
-    raw = request.body
+    too_large = status.ApiError(413, "RequestEntityTooLarge", f"Request entity too large: limit is {MAX_BODY_BYTES}")
+    length = request.headers.get("Content-Length", "")
+    if length.isdigit() and int(length) > MAX_BODY_BYTES:
+        raise too_large
+    try:
+        raw = request.body
+    except RequestDataTooBig:
+        raise too_large from None
+    if len(raw) > MAX_BODY_BYTES:  # a chunked body has no Content-Length to refuse it by
+        raise too_large
     if not raw:
         return None
     content_type = (request.content_type or "").lower()

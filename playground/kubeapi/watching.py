@@ -86,6 +86,8 @@ class Watch:
     def poll(self) -> list[dict[str, Any]]:
         """What happened since the last poll (at most MAX_EVENTS_PER_POLL)."""
         out, self.pending = self.pending, []
+        # Read again each time: a write moved the scenario to a new version (and run) meanwhile.
+        self.scenario = Scenario.objects.get(pk=self.scenario.pk)
         try:
             served = live.served(self.scenario)
         except status.ApiError as error:
@@ -151,6 +153,12 @@ def _occurrences(served: live.Served) -> dict[int, Any]:
     return found
 
 
+def has_room() -> bool:
+    """Whether a new watch would find a slot (checked before the stream starts, taken by it)."""
+    with _open_lock:
+        return _open < MAX_WATCHES
+
+
 def opened() -> bool:
     global _open
     with _open_lock:
@@ -167,9 +175,13 @@ def closed() -> None:
 
 
 async def stream(watch: Watch) -> AsyncIterator[bytes]:
-    """The WatchEvents as JSON lines, until the timeout (or an error event)."""
+    """The WatchEvents as JSON lines, until the timeout (or an error event). The stream holds one of
+    the process's watch slots from its first event to its end, whatever ends it."""
     loop_deadline = time.monotonic() + watch.timeout
     last_bookmark = time.monotonic()
+    if not opened():
+        yield _line(error_event(status.too_many_requests("too many watches open; try again later", 5)))
+        return
     try:
         while time.monotonic() < loop_deadline:
             try:

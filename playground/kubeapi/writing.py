@@ -36,17 +36,35 @@ def action_documents(actions: list[dict[str, Any]], at: float) -> str:
 
 
 def carry_out(scenario: Scenario, served: live.Served, result: WriteResult) -> tuple[int, dict[str, Any]]:
-    """Appends the write's actions, runs the scenario on, and answers."""
+    """Appends the write's actions, runs the scenario on, and answers once the run is ready (or
+    after ANSWER_WAIT_SECONDS). The run's clock starts when the API first serves it: the time the
+    simulation takes is not skipped (a rollout it made is watched from its start). A write whose run
+    fails is taken back (the scenario returns to the version before it) and refused."""
     if not result.actions:
         return result.code, result.body
     at = math.floor(served.now * 1000) / 1000  # as the Action's `at` says it (milliseconds), never ahead
-    wall = time.time()
+    before = scenario.workload_yaml
     updated = _append(scenario, action_documents(result.actions, at))
     notify_scenario_changed(updated.slug, updated.version)
     background = settings.RUNS_IN_BACKGROUND
     version = snapshot(updated)
-    run = runs.start_run(updated, served.run.seed, background=background, version=version, api_clock=(at, wall))
+    run = runs.start_run(updated, served.run.seed, background=background, version=version, api_clock=(at, None))
+    outcome = _outcome(run)
+    if outcome == Run.Status.FAILED:
+        _take_back(updated, before)
+        error = Run.objects.filter(pk=run.pk).values_list("error", flat=True).first() or "the run failed"
+        why = f"the cluster could not be simulated past this write ({error[:300]}); the write was not kept"
+        raise status.ApiError(422, "Invalid", why)
+    if outcome != Run.Status.FINISHED:
+        return result.code, result.body
     return result.code, _answer(updated, run, result, at)
+
+
+def _take_back(scenario: Scenario, workload: str) -> None:
+    """The scenario back to the workload it had (its version and run before the write come back)."""
+    current = Scenario.objects.get(pk=scenario.pk)
+    board.set_workload(current, current.version, workload)
+    notify_scenario_changed(current.slug, current.version + 1)
 
 
 _locks_guard = threading.Lock()
@@ -84,7 +102,7 @@ def _append(scenario: Scenario, documents: str) -> Scenario:
 
 def _answer(scenario: Scenario, run: Run, result: WriteResult, at: float) -> dict[str, Any]:
     """The written object as the new run holds it right after the write's instant."""
-    if result.target is None or not _finished(run):
+    if result.target is None:
         return result.body
     try:
         served = live.served(scenario)
@@ -102,11 +120,12 @@ def _answer(scenario: Scenario, run: Run, result: WriteResult, at: float) -> dic
     return live.snapshot_at(at_write).manifest(found)
 
 
-def _finished(run: Run) -> bool:
+def _outcome(run: Run) -> str:
+    """The run's status once it ended, or "" when it did not within ANSWER_WAIT_SECONDS."""
     deadline = time.monotonic() + ANSWER_WAIT_SECONDS
     while time.monotonic() < deadline:
         current = Run.objects.filter(pk=run.pk).values_list("status", flat=True).first()
         if current in (Run.Status.FINISHED, Run.Status.FAILED):
-            return current == Run.Status.FINISHED
+            return str(current)
         time.sleep(POLL_SECONDS)
-    return False
+    return ""

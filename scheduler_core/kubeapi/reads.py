@@ -89,7 +89,9 @@ class ListQuery:
 def list_collection(snapshot: ApiSnapshot, resource: Resource, query: ListQuery) -> dict[str, Any]:
     items = _selected(snapshot, resource, query)
     start = _continue_from(query.continue_token, snapshot.resource_version)
-    limit = min(query.limit, MAX_LIMIT) if query.limit > 0 else MAX_LIMIT
+    # Without a limit the whole list, as the API server answers (ListOptions.limit); a client that
+    # pages (kubectl asks 500 at a time) gets at most MAX_LIMIT a page.
+    limit = min(query.limit, MAX_LIMIT) if query.limit > 0 else max(len(items), 1)
     page = items[start : start + limit]
     metadata: dict[str, Any] = {"resourceVersion": str(snapshot.resource_version)}
     if start + limit < len(items):

@@ -289,8 +289,8 @@ def _current(snapshot: ApiSnapshot, resource: Resource, request: WriteRequest) -
 
 
 def _object_body(body: Any, resource: Resource, *, kind: str = "") -> dict[str, Any]:
-    if not isinstance(body, dict):
-        raise status.bad_request("the body of the request was not an object")
+    if not isinstance(body, dict) or not isinstance(body.get("metadata", {}), dict):
+        raise status.bad_request("the body of the request was not an object with metadata")
     wanted_kind = kind or resource.kind
     if body.get("kind") not in (None, wanted_kind):
         raise status.bad_request(f'the kind "{str(body.get("kind"))[:40]}" of the body does not match {wanted_kind}')
@@ -314,6 +314,8 @@ def _cleaned(manifest: dict[str, Any], resource: Resource, namespace: str) -> di
     cleaned["apiVersion"] = resource.group_version
     cleaned["kind"] = resource.kind
     metadata = cleaned.setdefault("metadata", {})
+    if not isinstance(metadata, dict):
+        raise status.bad_request("metadata of the object is not an object")
     for key in SERVER_METADATA:
         metadata.pop(key, None)
     if resource.namespaced:
