@@ -6,8 +6,8 @@ clock that goes with the wall clock: the run's simulated second `api_clock_sim` 
 rollout status waits for the rollout, kubectl drain's retries meet the disruption budget as it is
 5 s later). A run the API serves for the first time starts at its end (a settled cluster). A write
 becomes a timeline action at the clock's present moment; the run made from it carries the clock on
-from there, so timestamps stay where they were (the epoch, wall minus simulated, does not move).
-Past the run's last frame the cluster stays as the run left it.
+from there, from when it is ready (so what the write set off is not skipped while it is simulated;
+timestamps move on by that time). Past the run's last frame the cluster stays as the run left it.
 
 A run still being simulated, or being replayed off the request to be kept here, is answered 429
 with Retry-After, which kubectl and client-go retry on their own.
@@ -17,12 +17,14 @@ import bisect
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
 
 from playground import run_replay, run_state_builder, run_states, runs
-from playground.models import Run, Scenario
+from playground.models import Run, Scenario, ScenarioVersion
 from playground.scenarios import snapshot
 from scheduler_core.kubeapi import status
 from scheduler_core.kubeapi.objects import ApiSnapshot, base_version, snapshot_of
@@ -56,14 +58,36 @@ class Served:
 
 
 def serving_run(scenario: Scenario) -> Run:
-    """The newest run of the scenario's current version; a new one (the last run's seed) if none."""
+    """The newest run of the scenario's current version; a new one (the last run's seed) if none,
+    started under the scenario's lock, so that a read does not start one beside a write's own."""
     version = snapshot(scenario)
-    run = scenario.runs.filter(version=version).order_by("-pk").select_related("scenario", "version").first()
+    run = _newest_run(scenario, version)
     if run is None:
-        previous = scenario.runs.order_by("-pk").first()
-        seed = previous.seed if previous else 0
-        run = runs.start_run(scenario, seed, background=settings.RUNS_IN_BACKGROUND, version=version)
+        with scenario_lock(scenario.pk):
+            run = _newest_run(scenario, version)
+            if run is None:
+                previous = scenario.runs.order_by("-pk").first()
+                seed = previous.seed if previous else 0
+                run = runs.start_run(scenario, seed, background=settings.RUNS_IN_BACKGROUND, version=version)
     return run
+
+
+def _newest_run(scenario: Scenario, version: ScenarioVersion) -> Run | None:
+    return scenario.runs.filter(version=version).order_by("-pk").select_related("scenario", "version").first()
+
+
+# Striped: a scenario's writes take one of these (scenarios that share one only wait on each other
+# for a moment); reentrant, since a write reads the scenario under it.
+_LOCK_STRIPES = 256
+_locks = [threading.RLock() for _ in range(_LOCK_STRIPES)]
+
+
+@contextmanager
+def scenario_lock(scenario_id: int) -> Iterator[None]:
+    """Serialises this process's writes of one scenario (kubectl drain evicts pods in parallel: each
+    eviction must be decided on the cluster the one before it left)."""
+    with _locks[scenario_id % _LOCK_STRIPES]:
+        yield
 
 
 def served(scenario: Scenario) -> Served:

@@ -204,7 +204,7 @@ def _write(request: HttpRequest, scenario: Scenario, resource: Resource, parsed:
     for _ in range(writing.EDIT_ATTEMPTS):
         # One write of a scenario at a time in this process, decided on the scenario as the one
         # before it left it; another process's write in between is a stale edit, decided again.
-        with writing.scenario_lock(scenario.pk):
+        with live.scenario_lock(scenario.pk):
             scenario = Scenario.objects.get(pk=scenario.pk)
             try:
                 return _write_once(request, scenario, resource, parsed, body, grace)

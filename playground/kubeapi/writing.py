@@ -5,10 +5,7 @@ object as the cluster then holds it: its uid, defaults, what controllers did in 
 or the API server's immediate answer if the run takes longer than a client should wait."""
 
 import math
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import yaml
@@ -65,23 +62,6 @@ def _take_back(scenario: Scenario, workload: str) -> None:
     current = Scenario.objects.get(pk=scenario.pk)
     board.set_workload(current, current.version, workload)
     notify_scenario_changed(current.slug, current.version + 1)
-
-
-_locks_guard = threading.Lock()
-_locks: dict[int, threading.Lock] = {}
-
-
-@contextmanager
-def scenario_lock(scenario_id: int) -> Iterator[None]:
-    """Serialises this process's writes of one scenario (kubectl drain evicts pods in parallel: each
-    eviction must be decided on the cluster the one before it left)."""
-    with _locks_guard:
-        lock = _locks.setdefault(scenario_id, threading.Lock())
-        if len(_locks) > 1024:  # scenarios written long ago: their locks are free
-            for other in [key for key, held in _locks.items() if key != scenario_id and not held.locked()]:
-                del _locks[other]
-    with lock:
-        yield
 
 
 class StaleWrite(Exception):
