@@ -216,12 +216,27 @@ def _table(
     snapshot: ApiSnapshot, resource: Resource, items: list[Any], metadata: dict[str, Any], include: str
 ) -> dict[str, Any]:
     columns, cells = _printer(snapshot, resource)
-    rows = []
-    for item in items:
-        row: dict[str, Any] = {"cells": cells(item)}
-        if include != "None":
-            row["object"] = _row_object(snapshot, resource, item, include)
-        rows.append(row)
+    rows = [table_row(cells(item), _manifest(snapshot, resource, item), include) for item in items]
+    return table_document(columns, rows, metadata)
+
+
+def table_row(cells: list[Any], manifest: dict[str, Any], include: str) -> dict[str, Any]:
+    """A Table row with its object as `includeObject` asks: None, Metadata (the default) or Object."""
+    row: dict[str, Any] = {"cells": cells}
+    if include == "Object":
+        row["object"] = manifest
+    elif include != "None":
+        row["object"] = {
+            "kind": "PartialObjectMetadata",
+            "apiVersion": "meta.k8s.io/v1",
+            "metadata": manifest["metadata"],
+        }
+    return row
+
+
+def table_document(
+    columns: tuple[printers.Column, ...], rows: list[dict[str, Any]], metadata: dict[str, Any]
+) -> dict[str, Any]:
     return {
         "kind": "Table",
         "apiVersion": "meta.k8s.io/v1",
@@ -232,13 +247,6 @@ def _table(
         ],
         "rows": rows,
     }
-
-
-def _row_object(snapshot: ApiSnapshot, resource: Resource, item: Any, include: str) -> dict[str, Any]:
-    manifest = _manifest(snapshot, resource, item)
-    if include == "Object":
-        return manifest
-    return {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": manifest["metadata"]}
 
 
 type Cells = Callable[[Any], list[Any]]

@@ -17,7 +17,7 @@ from scheduler_core.api.object_manifest import object_manifest
 from scheduler_core.kubeapi import printers, status
 from scheduler_core.kubeapi.objects import ApiEvent, event_host, event_manifest
 from scheduler_core.kubeapi.query_selectors import FieldQuery, LabelQuery, selectable_fields
-from scheduler_core.kubeapi.reads import EVENT_COLUMNS, event_cells
+from scheduler_core.kubeapi.reads import EVENT_COLUMNS, event_cells, table_document, table_row
 from scheduler_core.kubeapi.resources import Resource
 from scheduler_core.store.cluster import Change, Cluster
 from scheduler_core.store.event_correlation import Occurrence, correlate
@@ -166,25 +166,8 @@ def _watch_event(kind: str, obj: Any, manifest: dict[str, Any], stream: Stream, 
         columns = printers.printed_columns(resource.kind) or printers.DEFAULT_COLUMNS
         with timestamps_from(stream.epoch):
             cells = printers.printed_cells(obj, stream.now)
-    row: dict[str, Any] = {"cells": cells}
-    if stream.include_object == "Object":
-        row["object"] = manifest
-    elif stream.include_object != "None":
-        row["object"] = {
-            "kind": "PartialObjectMetadata",
-            "apiVersion": "meta.k8s.io/v1",
-            "metadata": manifest["metadata"],
-        }
-    table = {
-        "kind": "Table",
-        "apiVersion": "meta.k8s.io/v1",
-        "metadata": {"resourceVersion": manifest["metadata"].get("resourceVersion", "")},
-        "columnDefinitions": [
-            {"name": c.name, "type": c.type, "format": c.format, "description": c.description, "priority": c.priority}
-            for c in columns
-        ],
-        "rows": [row],
-    }
+    row = table_row(cells, manifest, stream.include_object)
+    table = table_document(columns, [row], {"resourceVersion": manifest["metadata"].get("resourceVersion", "")})
     return {"type": kind, "object": table}
 
 
