@@ -602,3 +602,34 @@ class ScenarioQueryForm(LenientForm):
     def of(cls, request: HttpRequest) -> str:
         slug: str = cls.cleaned(request.GET)["scenario"][:16]
         return slug
+
+
+MAX_CONSOLE_LINE_CHARS = 4096  # a kubectl command line typed in the console (a long label list fits)
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleRequest:
+    line: str
+    run: int  # 0: the page shows no run
+    seq: int | None  # the player's position (frames applied); None: the run's end
+    version: int | None  # the scenario version the page shows (a write is refused if it moved on)
+
+
+class ConsoleForm(LenientForm):
+    """A command typed in the page's kubectl console, and where the player stands."""
+
+    line = forms.CharField(required=False, strip=False)  # completion reads a trailing space
+    run = WholeNumber(required=False)
+    seq = WholeNumber(required=False)
+    version = WholeNumber(required=False)
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> ConsoleRequest:
+        cleaned = cls.cleaned(data)
+        seq, version = cleaned.get("seq"), cleaned.get("version")
+        return ConsoleRequest(
+            line=(cleaned.get("line") or "")[:MAX_CONSOLE_LINE_CHARS],
+            run=_whole(cleaned.get("run"), 0),
+            seq=seq if isinstance(seq, int) else None,
+            version=version if isinstance(version, int) else None,
+        )

@@ -28,6 +28,9 @@ from scheduler_core.explain.describe_node_text import node_text
 from scheduler_core.explain.explain import Explanation, explain
 from scheduler_core.kubeapi.objects import snapshot_of
 from scheduler_core.kubectl import console
+from scheduler_core.kubectl.apply import named_file
+from scheduler_core.kubectl.flags import UsageError as KubectlUsageError
+from scheduler_core.kubectl.flags import split
 from scheduler_core.scheduler.config import CONFIG_DOCUMENT, SchedulerConfiguration, parse_configuration
 from scheduler_core.simulation.simulation import Simulation
 from scheduler_core.simulation.state import cluster_state
@@ -221,7 +224,14 @@ def _kubectl(line: str, cluster: Cluster, now: float, out: TextIO, err: TextIO) 
     """A kubectl command against the cluster at that moment, as the page's console runs it; a write
     prints kubectl's message, and the Actions that do it (to append to the scenario) on stderr."""
     snapshot = snapshot_of(cluster, [], cluster.resource_version, now=now)
-    result = console.run(line, snapshot, may_write=True, user="playground:editor")
+    files = {}
+    try:
+        name = named_file(split(line))
+    except KubectlUsageError:  # console.run says what is wrong with the line
+        name = None
+    if name and Path(name).is_file():  # `apply -f FILE`: here the file is on the disk
+        files[name] = Path(name).read_text(encoding="utf-8", errors="replace")
+    result = console.run(line, snapshot, may_write=True, user="playground:editor", files=files)
     out.write(result.stdout)
     err.write(result.stderr)
     if result.actions:

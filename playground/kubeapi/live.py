@@ -126,22 +126,27 @@ def live_snapshot(scenario: Scenario) -> tuple[Served, ApiSnapshot]:
 
 def snapshot_at(found: Served) -> ApiSnapshot:
     """The store right after the served frame, with its versions; `now` is the clock's moment."""
-    key = (run_replay.state_key(found.run), found.frame)
+    return frame_snapshot(found.run, found.kept, found.frame, now=found.now, epoch=found.epoch)
+
+
+def frame_snapshot(run: Run, kept: run_states.FinishedRun, frame: int, *, now: float, epoch: float) -> ApiSnapshot:
+    """The kept run's store right after `frame` (0: before the first), in the API's view, read at
+    simulated second `now` (cached: a watch and the page's console read the same frames)."""
+    key = (run_replay.state_key(run), frame)
     with _lock:
         cached = _snapshots.get(key)
         if cached is not None:
             _snapshots.move_to_end(key)
     if cached is None:
-        kept, frame = found.kept, found.frame
         cluster, _time = kept.cluster_at(frame)
         cut = kept.boundaries[frame - 1] if frame else 0
         base = base_version(kept.final.resource_version, kept.journal)
-        cached = snapshot_of(cluster, kept.journal[:cut], base, now=found.now, epoch=found.epoch)
+        cached = snapshot_of(cluster, kept.journal[:cut], base, now=now, epoch=epoch)
         with _lock:
             _snapshots[key] = cached
             while len(_snapshots) > MAX_SNAPSHOTS:
                 _snapshots.popitem(last=False)
-    cached.now = found.now  # the same frame read a moment later: ages go on
+    cached.now, cached.epoch = now, epoch  # the same frame read a moment later: ages go on
     return cached
 
 

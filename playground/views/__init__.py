@@ -2,6 +2,7 @@
 Kubernetes, templates render. Every form works without JavaScript too (a full page comes back)."""
 
 from playground.views.comparing import compare_page
+from playground.views.console import console_command, console_completion
 from playground.views.editing import (
     add_node,
     add_nodes_from_template,
@@ -50,6 +51,8 @@ __all__ = [
     "claim_edit",
     "claim_edit_link",
     "compare_page",
+    "console_command",
+    "console_completion",
     "describe_deployment_at",
     "describe_node_at",
     "edit_palette",

@@ -7,7 +7,7 @@ Commands: get, describe (nodes, deployments), cordon, uncordon, taint, label, sc
 delete, drain, api-resources, version. Anything else gets kubectl's own error."""
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +28,7 @@ from scheduler_core.kubeapi.resources import RESOURCES, Resource
 from scheduler_core.kubeapi.status import qualified
 from scheduler_core.kubeapi.write_types import WriteRequest
 from scheduler_core.kubeapi.writes import MERGE, STRATEGIC, write
+from scheduler_core.kubectl.apply import apply_files
 from scheduler_core.kubectl.flags import CommandError, Flag, Parsed, UsageError, parse, split
 from scheduler_core.kubectl.names import NameError_, Target, object_name, resolve, targets
 from scheduler_core.kubectl.table_printer import PrintOptions, print_tables, table_lines
@@ -58,7 +59,15 @@ class ConsoleResult:
         return 1 if self.stderr.startswith(("error", "Error")) else 0
 
 
-def run(line: str, snapshot: ApiSnapshot, *, may_write: bool, user: str = "playground:viewer") -> ConsoleResult:
+def run(
+    line: str,
+    snapshot: ApiSnapshot,
+    *,
+    may_write: bool,
+    user: str = "playground:viewer",
+    files: Mapping[str, str] | None = None,
+) -> ConsoleResult:
+    """`files`: what `-f NAME` reads (the page asks for a file's text when a command names one)."""
     try:
         words = split(line)
         if not words:
@@ -67,7 +76,7 @@ def run(line: str, snapshot: ApiSnapshot, *, may_write: bool, user: str = "playg
         handler = HANDLERS.get(verb)
         if handler is None:
             return _unknown(verb)
-        return handler(Command(verb, rest, snapshot, may_write, user))
+        return handler(Command(verb, rest, snapshot, may_write, user, dict(files or {})))
     except UsageError as error:
         command = line.split()[1 if line.strip().startswith("kubectl ") else 0] if line.split() else ""
         if error.examples:
@@ -88,6 +97,7 @@ class Command:
     snapshot: ApiSnapshot
     may_write: bool
     user: str
+    files: dict[str, str] = field(default_factory=dict)
 
     def parse(self, *flags: Flag) -> Parsed:
         return parse(self.words, flags)
@@ -535,6 +545,38 @@ def drain(command: Command) -> ConsoleResult:
     return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=[action])
 
 
+def apply(command: Command) -> ConsoleResult:
+    """apply -f / create -f (scheduler_core/kubectl/apply.py)."""
+    parsed = command.parse(
+        Flag("filename", "f"),
+        Flag("dry-run"),
+        Flag("validate"),
+        Flag("server-side", takes_value=False),
+        Flag("force-conflicts", takes_value=False),
+        Flag("field-manager"),
+        Flag("save-config", takes_value=False),
+    )
+    if not parsed.value("filename"):
+        raise CommandError("error: must specify one of -f and -k")
+    if parsed.args:
+        raise UsageError(f"error: Unexpected args: {parsed.args}", examples=True)
+    explicit = parsed.value("namespace") or None
+
+    def may_write(resource: Resource, name: str, verb: str, namespace: str) -> None:
+        command.refuse_write(resource, name, verb, namespace)
+
+    lines, actions, errors = apply_files(
+        command.snapshot,
+        command.files,
+        [parsed.value("filename")],
+        explicit,
+        create=command.verb == "create",
+        may_write=may_write,
+    )
+    stdout = "".join(f"{line}\n" for line in lines)
+    return ConsoleResult(stdout=stdout, stderr="".join(f"{line}\n" for line in errors), actions=actions)
+
+
 # ---------------------------------------------------------------------------- rollout
 
 
@@ -691,6 +733,8 @@ def simulated(command: Command) -> ConsoleResult:
 
 HANDLERS: dict[str, Callable[[Command], ConsoleResult]] = {
     "get": get,
+    "apply": apply,
+    "create": apply,
     "describe": describe,
     "cordon": cordon,
     "uncordon": cordon,

@@ -67,6 +67,24 @@ def share_panel_open(page: Page, server_url: str) -> None:
     expect(page.get_by_test_id("share-kubectl")).to_be_visible()
 
 
+def kubectl_console_in_use(page: Page, server_url: str) -> None:
+    """The console with a table, an error, a change's note, the candidates and the file box open."""
+    open_gallery_copy(page, server_url, GALLERY)
+    play_to_the_end(page)
+    page.get_by_role("tab", name="kubectl").click()
+    field = page.get_by_role("textbox", name="kubectl command")
+    for line in ("kubectl get pods -o wide", "kubectl gett nodes", "kubectl label nodes worker2 disktype=ssd"):
+        field.fill(line)
+        field.press("Enter")
+    expect(page.locator(".console-note")).to_be_visible()
+    field.fill("kubectl describe pod ")
+    field.press("Tab")
+    expect(page.locator("[data-console-candidates]")).to_be_visible()
+    field.fill("kubectl apply -f pod.yaml")
+    field.press("Enter")
+    expect(page.locator("[data-console-file]")).to_be_visible()
+
+
 def explanation_open(page: Page, server_url: str) -> None:
     open_gallery_copy(page, server_url, GALLERY)
     play_to_the_end(page)
@@ -184,6 +202,7 @@ PAGES: list = [
     pytest.param(scenario_as_viewer, id="scenario-viewer"),
     pytest.param(scenario_as_editor, id="scenario-editor"),
     pytest.param(share_panel_open, id="scenario-share-kubeconfig"),
+    pytest.param(kubectl_console_in_use, id="scenario-kubectl-console"),
     pytest.param(explanation_open, id="scenario-explanation"),
     pytest.param(pending_explanation, id="scenario-pending-explanation"),
     pytest.param(preemption_waiting_with_counted_events, id="scenario-preemption-describe"),

@@ -281,3 +281,15 @@ def test_simulate_runs_a_kubectl_command_at_an_event():
     assert action["spec"]["op"] == "scale" and action["spec"]["replicas"] == 5
     status, _, err = run("simulate", "-f", source, "--kubectl", "get pod nope")
     assert status == 1 and err == 'Error from server (NotFound): pods "nope" not found\n'
+
+
+def test_simulate_applies_a_file_from_the_disk(tmp_path) -> None:
+    pod = tmp_path / "pod.yaml"
+    pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: extra}\nspec: {containers: [{name: c, image: x}]}\n")
+    source = str(DATA / "deploy_rolling_surge1.yaml")
+    status, out, err = run("simulate", "-f", source, "--kubectl", f"kubectl apply -f {pod}")
+    assert (status, out) == (0, "pod/extra created\n")
+    [action] = list(yaml.safe_load_all(err.split("\n", 1)[1]))
+    assert action["spec"]["op"] == "apply" and action["spec"]["manifest"]["metadata"]["name"] == "extra"
+    status, _, err = run("simulate", "-f", source, "--kubectl", f"apply -f {tmp_path / 'none.yaml'}")
+    assert status == 1 and err.endswith('none.yaml" does not exist\n')

@@ -1,0 +1,68 @@
+"""The page's kubectl console (issue #17, item 1), its web half: the cluster a command reads (the
+run shown in the page, right after the player's event), and a write carried out as the Act form
+carries out an action: the command's timeline Actions appended at that event's moment, a new
+version, and a run that goes on from there (scheduler_core/kubectl/console.py decides both).
+
+A run this process does not keep is replayed (briefly inline, or off the request with the console
+asking again) exactly as the explanation and describe panels do."""
+
+from dataclasses import dataclass
+
+from playground import run_replay, run_state_builder, run_states
+from playground.kubeapi import live
+from playground.models import Run
+from scheduler_core.api.errors import ManifestError
+from scheduler_core.kubeapi.objects import ApiSnapshot, snapshot_of
+from scheduler_core.store.cluster import SimulationLimitError
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """The run's states are not here yet: the console asks again in a moment."""
+
+    why: str
+
+
+class ConsoleUnavailable(Exception):
+    """The run cannot be read (failed, or past a replay's limit): str(error) says why."""
+
+
+def epoch_of(run: Run) -> float:
+    """The Unix second of the run's simulated second 0: the API clock's if the API served the run,
+    else the run's start (so creation timestamps read as the moment the run was made)."""
+    if run.api_clock_sim is not None and run.api_clock_wall is not None:
+        return float(int(run.api_clock_wall - run.api_clock_sim))
+    return float(int(run.created_at.timestamp()))
+
+
+def snapshot_at(run: Run, seq: int | None) -> ApiSnapshot | Waiting:
+    """The run's cluster right after frame `seq` (None: its last), as the API shows it."""
+    state = run_state_builder.state(run)
+    if state.error:
+        raise ConsoleUnavailable(state.error)
+    if state.preparing:
+        return Waiting(f"preparing run {run.pk}'s {state.frames_shown} events for the console")
+    kept = state.kept
+    if kept is None and run.status == Run.Status.FINISHED:  # a short run: replayed here to its end, then kept
+        kept = _replayed_to_end(run)
+    if kept is not None:
+        frames = len(kept.boundaries)
+        frame = frames if seq is None else max(0, min(seq, frames))
+        now = kept.times[frame - 1] if frame else 0.0
+        return live.frame_snapshot(run, kept, frame, now=now, epoch=epoch_of(run))
+    if seq is None or seq > run_state_builder.INLINE_FRAMES:
+        return Waiting(f"run {run.pk} is still being simulated")
+    try:  # a run under way, early on: replayed up to the player's event (no resource versions kept)
+        replayed = run_replay.replay(run, seq)
+    except (ManifestError, SimulationLimitError) as error:
+        raise ConsoleUnavailable(str(error)) from None
+    cluster = replayed.cluster
+    return snapshot_of(cluster, [], cluster.resource_version, now=replayed.time, epoch=epoch_of(run))
+
+
+def _replayed_to_end(run: Run) -> run_states.FinishedRun | None:
+    try:
+        run_replay.replay(run, 1 << 30)
+    except (ManifestError, SimulationLimitError) as error:
+        raise ConsoleUnavailable(str(error)) from None
+    return run_states.finished_run(run_replay.state_key(run))

@@ -1,0 +1,162 @@
+"""The page's kubectl console: a command typed beside the board, read at the player's event, and
+(for someone who may edit) a write made a timeline action there, as the Act form makes one; and
+the console's tab completion."""
+
+import math
+import random
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_POST
+
+from playground import acting, board, ratelimit
+from playground.broadcast import notify_scenario_changed
+from playground.forms import ConsoleForm, ConsoleRequest
+from playground.kubeapi import console as web_console
+from playground.kubeapi import live
+from playground.kubeapi.tokens import USERS, Access
+from playground.kubeapi.writing import action_documents
+from playground.models import MAX_WORKLOAD_BYTES, Run, Scenario
+from playground.ratelimit import rate_limited
+from playground.scenarios import InvalidEdit, StaleEdit
+from playground.views.common import editor_secret
+from playground.views.running import run_context, start_with_panel
+from scheduler_core.kubeapi.objects import ApiSnapshot, snapshot_of
+from scheduler_core.kubectl import completion
+from scheduler_core.kubectl import console as kubectl
+from scheduler_core.store.cluster import Cluster
+
+MAX_FILE_BYTES = MAX_WORKLOAD_BYTES  # what `-f` may send: a scenario's whole workload is no bigger
+MAX_COMPLETIONS = 200  # candidates sent for one Tab (a list longer than that is not read)
+
+
+@require_POST
+@rate_limited("inspect")
+def console_command(request: HttpRequest, slug: str) -> HttpResponse:
+    """One command's entry for the console's log (with the run panel, out of band, when the command
+    started a run or moved the scenario on)."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    asked = ConsoleForm.of(request.POST)
+    asked = ConsoleRequest(asked.line.strip(), asked.run, asked.seq, asked.version)
+    can_edit = bool(editor_secret(request, scenario))
+    entry: dict[str, Any] = {"scenario": scenario, "line": asked.line, "asked": asked}
+    if not asked.line:
+        return _entry(request, entry)
+    run, started = _run_of(scenario, asked)
+    entry["asked"] = asked = ConsoleRequest(asked.line, run.pk, asked.seq, asked.version)
+    panel = _panel(scenario, run, can_edit) if started else None  # the page shows the run read
+    try:
+        found = web_console.snapshot_at(run, asked.seq)
+    except web_console.ConsoleUnavailable as error:
+        entry["stderr"] = f"error: run {run.pk} cannot be read: {error}\n"
+        return _entry(request, entry, panel)
+    if isinstance(found, web_console.Waiting):
+        return _entry(request, entry | {"waiting": found.why}, panel, status=202)
+    entry["where"] = _where(found, asked.seq)
+    user = USERS[Access.EDIT if can_edit else Access.VIEW]
+    files, too_big = _files(request)
+    if too_big:
+        entry["stderr"] = too_big
+        return _entry(request, entry, panel)
+    result = kubectl.run(asked.line, found, may_write=can_edit, user=user, files=files)
+    entry |= {"stdout": result.stdout, "stderr": result.stderr}
+    if result.actions:
+        entry, panel = _write(request, scenario, run, found, asked, result.actions, entry)
+    return _entry(request, entry, panel)
+
+
+def _files(request: HttpRequest) -> tuple[dict[str, str], str]:
+    """The file the page sent for `-f NAME` (its text, pasted or read from a chosen file), or why not."""
+    name, text = request.POST.get("filename", ""), request.POST.get("file")
+    if not name or text is None:
+        return {}, ""
+    if len(text.encode()) > MAX_FILE_BYTES:
+        return {}, f"error: {name} is over {MAX_FILE_BYTES // 1024} KiB: the console takes files up to that size\n"
+    return {name: text}, ""
+
+
+def _run_of(scenario: Scenario, asked: ConsoleRequest) -> tuple[Run, bool]:
+    """The page's run; with none (or one deleted since), the newest of the current version, started
+    if there is none: (run, whether the page should show it)."""
+    if asked.run:
+        run = scenario.runs.filter(pk=asked.run).select_related("scenario", "version").first()
+        if run is not None:
+            return run, False
+    return live.serving_run(scenario), True
+
+
+def _where(found: ApiSnapshot, seq: int | None) -> str:
+    moment = f"{found.now:g}s"
+    return f"at the run's end ({moment})" if seq is None else f"at event {seq} ({moment})"
+
+
+def _write(
+    request: HttpRequest,
+    scenario: Scenario,
+    run: Run,
+    found: ApiSnapshot,
+    asked: ConsoleRequest,
+    actions: list[dict[str, Any]],
+    entry: dict[str, Any],
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The command's actions appended at the read moment (a new version) and a run of it started;
+    the entry says where they went, or why they were not made."""
+    if getattr(settings, "RATE_LIMITS_ENABLED", True):
+        wait = ratelimit.take("edit", ratelimit.client_key(request)) or ratelimit.take(
+            "run", ratelimit.client_key(request)
+        )
+        if wait:
+            why = f"too many changes: try again in {math.ceil(wait)} s (nothing was changed)"
+            return entry | {"stdout": "", "stderr": f"Error from server (TooManyRequests): {why}\n"}, None
+    at = math.floor(found.now * 1000) / 1000
+    version = scenario.version if asked.version is None else asked.version
+    try:
+        workload = acting.append_action(scenario.workload_yaml, action_documents(actions, at))
+        updated = board.set_workload(scenario, version, workload)
+    except StaleEdit:
+        why = f"the scenario changed meanwhile (it is now v{scenario.version}): reload, then try again"
+        return entry | {"stdout": "", "stderr": f"Error from server (Conflict): {why}\n"}, None
+    except InvalidEdit as problem:
+        why = f"the scenario refused the change: {problem}"
+        return entry | {"stdout": "", "stderr": f"Error from server (Invalid): {why}\n"}, None
+    notify_scenario_changed(updated.slug, updated.version)
+    new_run, panel = start_with_panel(updated, run.seed)
+    context = {"scenario": updated, "run": new_run, "start_at": at, "can_edit": True, **panel}
+    note = f"On the timeline at {at:g}s: v{updated.version}, and the run goes on from there."
+    return entry | {"note": note, "scenario": updated}, context
+
+
+def _panel(scenario: Scenario, run: Run, can_edit: bool) -> dict[str, Any]:
+    return {"scenario": scenario, "run": run, "can_edit": can_edit} | run_context(scenario)
+
+
+def _entry(
+    request: HttpRequest, entry: dict[str, Any], panel: dict[str, Any] | None = None, status: int = 200
+) -> HttpResponse:
+    """The entry, and the run panel swapped in out of band (run-player.js adopts its run)."""
+    html = render_to_string("console_entry.html", entry, request=request)
+    if panel is not None:
+        html += render_to_string("scenario.html#run-panel", panel | {"panel_out_of_band": True}, request=request)
+    return HttpResponse(html, status=status)
+
+
+@require_GET
+@rate_limited("inspect")
+def console_completion(request: HttpRequest, slug: str) -> HttpResponse:
+    """The candidates for the word being typed, read at the player's event: {"candidates": [...]}."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    asked = ConsoleForm.of(request.GET)
+    run = scenario.runs.filter(pk=asked.run).select_related("scenario", "version").first() if asked.run else None
+    found = None
+    if run is not None:
+        try:
+            found = web_console.snapshot_at(run, asked.seq)
+        except web_console.ConsoleUnavailable:
+            found = None
+    if found is None or isinstance(found, web_console.Waiting):  # commands and flags still complete
+        found = snapshot_of(Cluster(lambda: 0.0, random.Random(0)), [], 0, now=0.0)
+    candidates = completion.complete(asked.line, found)
+    return JsonResponse({"candidates": candidates[:MAX_COMPLETIONS], "more": max(0, len(candidates) - MAX_COMPLETIONS)})

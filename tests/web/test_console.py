@@ -1,0 +1,147 @@
+"""The page's kubectl console (issue #17, item 1): a command reads the run shown at the player's
+event; an editor's change goes on the timeline there as the Act form's does (a new version and a
+run, swapped into the page out of band); a viewer reads and is refused changes; Tab completes."""
+
+import re
+
+import pytest
+import yaml
+from django.test import Client
+from django.urls import reverse
+
+from playground.models import Run, Scenario
+from playground.scenarios import create_scenario
+from playground.views.common import SESSION_PREFIX
+from tests.manifests import deployment_yaml
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+NODES = [
+    {"name": f"worker{index}", "labels": {}, "taints": [], "capacity": {"cpu": "4", "memory": "8Gi", "pods": "110"}}
+    for index in (1, 2)
+]
+
+
+def scenario_with_run(client: Client, *, edit: bool = True) -> tuple[Scenario, Run]:
+    scenario, key = create_scenario("console", nodes=NODES, workload_yaml=deployment_yaml(2))
+    if edit:
+        session = client.session
+        session[SESSION_PREFIX + scenario.slug] = key
+        session.save()
+    assert client.post(reverse("start-run", args=[scenario.slug]), headers=HTMX).status_code == 201
+    return scenario, Run.objects.get(scenario=scenario)
+
+
+def command(client: Client, scenario: Scenario, line: str, **where) -> str:
+    data = {"line": line, "version": scenario.version} | where
+    response = client.post(reverse("console", args=[scenario.slug]), data, headers=HTMX)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def printed(entry: str) -> str:
+    found = re.search(r'<pre class="console-out">(.*?)</pre>', entry, re.S)
+    return found.group(1) if found else ""
+
+
+def test_a_read_prints_kubectls_table_at_the_players_event():
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    at_end = command(client, scenario, "kubectl get pods -o wide", run=run.pk)
+    assert "at the run’s end" in at_end or "at the run&#x27;s end" in at_end
+    rows = printed(at_end).splitlines()
+    assert rows[0].split()[:3] == ["NAME", "READY", "STATUS"] and len(rows) == 3
+    assert all("Running" in row for row in rows[1:])
+    before = command(client, scenario, "get pods", run=run.pk, seq=0)
+    assert "at event 0 (0s)" in before and "No resources found in default namespace." in before
+    assert run.scenario.runs.count() == 1  # reading changes nothing
+
+
+def test_an_editors_change_goes_on_the_timeline_at_the_players_moment():
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    frames = run.events.count()
+    entry = command(client, scenario, "kubectl cordon worker2", run=run.pk, seq=frames)
+    assert printed(entry) == "node/worker2 cordoned\n"
+    assert 'id="run-panel"' in entry and 'hx-swap-oob="true"' in entry and "data-start-at=" in entry
+    assert "On the timeline at" in entry
+    scenario.refresh_from_db()
+    assert scenario.version == 2
+    actions = [doc for doc in yaml.safe_load_all(scenario.workload_yaml) if doc and doc.get("kind") == "Action"]
+    assert [action["spec"]["op"] for action in actions] == ["cordon"]
+    assert actions[0]["spec"]["target"] == "Node/worker2"
+    new_run = scenario.runs.order_by("-pk").first()
+    assert new_run.pk != run.pk and f'data-run-id="{new_run.pk}"' in entry
+    after = command(client, scenario, "get nodes", run=new_run.pk)
+    assert "Ready,SchedulingDisabled" in printed(after)
+
+
+def test_a_viewer_reads_and_is_refused_every_change():
+    editor = Client()
+    scenario, run = scenario_with_run(editor)
+    viewer = Client()
+    assert "worker1" in printed(command(viewer, scenario, "get nodes", run=run.pk))
+    refused = command(viewer, scenario, "taint nodes worker1 gpu=true:NoSchedule", run=run.pk)
+    assert "Error from server (Forbidden)" in refused and "playground:viewer" in refused
+    assert 'id="run-panel"' not in refused
+    scenario.refresh_from_db()
+    assert scenario.version == 1 and scenario.runs.count() == 1
+
+
+def test_kubectls_own_errors_and_escaping():
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    unknown = command(client, scenario, "kubectl gett pods", run=run.pk)
+    assert "error: unknown command &quot;gett&quot; for &quot;kubectl&quot;" in unknown and "\tget\n" in unknown
+    tutorial = command(client, scenario, "kubectl taint node worker1 key:value:effect", run=run.pk)
+    assert "invalid taint spec" in tutorial
+    script = command(client, scenario, "get pods <script>alert(1)</script>", run=run.pk)
+    assert "<script>" not in script and "&lt;script&gt;" in script
+    assert Scenario.objects.get(pk=scenario.pk).version == 1
+
+
+def test_a_change_on_a_version_the_page_no_longer_shows_is_refused():
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    stale = command(client, scenario, "cordon worker1", run=run.pk, version=scenario.version - 1 or 99)
+    assert "Error from server (Conflict)" in stale and "nothing" not in stale.split("Conflict")[0]
+    scenario.refresh_from_db()
+    assert scenario.version == 1
+
+
+def test_without_a_run_the_console_starts_one_and_the_page_shows_it():
+    client = Client()
+    scenario, _key = create_scenario("console", nodes=NODES, workload_yaml=deployment_yaml(1))
+    entry = command(client, scenario, "get nodes")
+    run = scenario.runs.get()
+    assert f'data-run-id="{run.pk}"' in entry and 'hx-swap-oob="true"' in entry
+    assert "worker2" in printed(entry) or "the console reads it in a moment" in entry
+
+
+def test_completion_reads_names_at_the_players_event():
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    url = reverse("console-complete", args=[scenario.slug])
+    assert client.get(url, {"line": "kubectl dr"}).json()["candidates"] == ["drain"]
+    assert client.get(url, {"line": "cordon ", "run": run.pk}).json()["candidates"] == ["worker1", "worker2"]
+    pods = client.get(url, {"line": "describe pod web", "run": run.pk}).json()["candidates"]
+    assert len(pods) == 2 and all(name.startswith("web-") for name in pods)
+    assert client.get(url, {"line": "describe pod ", "run": run.pk, "seq": 0}).json()["candidates"] == []
+
+
+def test_apply_f_takes_the_files_text_sent_with_the_command():
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: extra}\nspec: {containers: [{name: c, image: nginx}]}\n"
+    data = {"filename": "pod.yaml", "file": pod}
+    entry = command(client, scenario, "kubectl apply -f pod.yaml", run=run.pk, **data)
+    assert printed(entry) == "pod/extra created\n" and 'id="run-panel"' in entry
+    scenario.refresh_from_db()
+    assert "name: extra" in scenario.workload_yaml and scenario.version == 2
+    new_run = scenario.runs.order_by("-pk").first()
+    assert "extra" in printed(command(client, scenario, "get pods", run=new_run.pk))
+    missing = command(client, scenario, "kubectl apply -f other.yaml", run=new_run.pk, **data)
+    assert "error: the path &quot;other.yaml&quot; does not exist" in missing
+    huge = command(client, scenario, "apply -f pod.yaml", run=new_run.pk, filename="pod.yaml", file="#" * 300_000)
+    assert "is over 256 KiB" in huge and Scenario.objects.get(pk=scenario.pk).version == 2
