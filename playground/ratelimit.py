@@ -56,6 +56,9 @@ DEFAULT_LIMITS = {
     # kubectl makes a dozen requests for one command (discovery, the object, its events), a watch
     # one that stays open; a script polls. Reads of a kept run are a copy of its objects.
     "kubeapi": Limit(burst=200, per_minute=600, what="Kubernetes API requests"),
+    # The page's kubectl console: a command, a Tab's completion, and a `get -w` that asks for the
+    # run's new changes about once a second while the player plays.
+    "console": Limit(burst=60, per_minute=240, what="kubectl console commands"),
 }
 
 _lock = threading.Lock()  # makes take() atomic within a process

@@ -31,6 +31,7 @@ urlpatterns = [
     path("s/<str:slug>/act", views.act, name="act"),
     path("s/<str:slug>/console", views.console_command, name="console"),
     path("s/<str:slug>/console/complete", views.console_completion, name="console-complete"),
+    path("s/<str:slug>/console/watch", views.console_watch, name="console-watch"),
     path("s/<str:slug>/runs/<int:run_id>/explain", views.explain_pod, name="explain-pod"),
     path("s/<str:slug>/runs/<int:run_id>/traffic", views.run_traffic, name="run-traffic"),
     path("s/<str:slug>/runs/<int:run_id>/describe-node", views.describe_node_at, name="describe-node"),

@@ -9,10 +9,12 @@ asking again) exactly as the explanation and describe panels do."""
 from dataclasses import dataclass
 
 from playground import run_replay, run_state_builder, run_states
-from playground.kubeapi import live
+from playground.kubeapi import live, watching
 from playground.models import Run
 from scheduler_core.api.errors import ManifestError
 from scheduler_core.kubeapi.objects import ApiSnapshot, snapshot_of
+from scheduler_core.kubeapi.watch import cluster_hosts
+from scheduler_core.kubectl.watching import Frames
 from scheduler_core.store.cluster import SimulationLimitError
 
 
@@ -35,16 +37,41 @@ def epoch_of(run: Run) -> float:
     return float(int(run.created_at.timestamp()))
 
 
-def snapshot_at(run: Run, seq: int | None) -> ApiSnapshot | Waiting:
-    """The run's cluster right after frame `seq` (None: its last), as the API shows it."""
+def kept_run(run: Run) -> run_states.FinishedRun | Waiting | None:
+    """The run's kept states; Waiting while they are prepared; None for a run still under way."""
     state = run_state_builder.state(run)
     if state.error:
         raise ConsoleUnavailable(state.error)
     if state.preparing:
         return Waiting(f"preparing run {run.pk}'s {state.frames_shown} events for the console")
-    kept = state.kept
-    if kept is None and run.status == Run.Status.FINISHED:  # a short run: replayed here to its end, then kept
-        kept = _replayed_to_end(run)
+    if state.kept is None and run.status == Run.Status.FINISHED:  # a short run: replayed here to its end, then kept
+        return _replayed_to_end(run)
+    return state.kept
+
+
+def frames_of(run: Run) -> Frames | Waiting:
+    """The run's journal by frames, for `get -w` (Waiting while the run is under way or prepared)."""
+    kept = kept_run(run)
+    if kept is None:
+        return Waiting(f"run {run.pk} is still being simulated")
+    if isinstance(kept, Waiting):
+        return kept
+    return Frames(
+        kept.journal,
+        watching.journal_index(run.pk, kept),
+        kept.boundaries,
+        kept.times,
+        epoch_of(run),
+        lambda: watching.event_occurrences(run.pk, kept),
+        cluster_hosts(kept.final),
+    )
+
+
+def snapshot_at(run: Run, seq: int | None) -> ApiSnapshot | Waiting:
+    """The run's cluster right after frame `seq` (None: its last), as the API shows it."""
+    kept = kept_run(run)
+    if isinstance(kept, Waiting):
+        return kept
     if kept is not None:
         frames = len(kept.boundaries)
         frame = frames if seq is None else max(0, min(seq, frames))

@@ -18,6 +18,7 @@ from playground import ratelimit
 from playground.kubeapi import live, watching, writing
 from playground.kubeapi.tokens import USERS, Access, access_of
 from playground.models import Scenario
+from scheduler_core.kubeapi import access as access_rules
 from scheduler_core.kubeapi import discovery, protobuf, reads, status, writes
 from scheduler_core.kubeapi.paths import ApiPath, Discovery, parse_path
 from scheduler_core.kubeapi.query_selectors import (
@@ -137,9 +138,15 @@ def _timeout(value: str) -> float:
 
 def _serve(request: HttpRequest, slug: str, path: str, token: str) -> HttpResponse:
     scenario, access = _authorized(request, slug, token)
+    healthy = access_rules.health(path, "verbose" in request.GET)
+    if healthy is not None and request.method == "GET":
+        code, text = healthy
+        return HttpResponse(text, status=code, content_type="text/plain; charset=utf-8")
     parsed = parse_path(path)
     if parsed is None:
         raise status.no_such_path()
+    if isinstance(parsed, ApiPath) and parsed.group == access_rules.AUTHORIZATION:
+        return _review(request, parsed, access)
     if isinstance(parsed, Discovery):
         return _discovery(request, parsed)
     resource = resource_for(parsed.group, parsed.version, parsed.plural)
@@ -153,6 +160,19 @@ def _serve(request: HttpRequest, slug: str, path: str, token: str) -> HttpRespon
     if access is not Access.EDIT:
         raise status.forbidden(resource, parsed.name, USERS[access], verb, parsed.namespace, parsed.subresource)
     return _write(request, scenario, resource, parsed)
+
+
+def _review(request: HttpRequest, parsed: ApiPath, access: Access) -> HttpResponse:
+    """kubectl auth can-i: a SelfSubjectAccessReview or SelfSubjectRulesReview, answered for the token."""
+    if parsed.version != "v1" or parsed.plural not in access_rules.REVIEWS or parsed.name or parsed.namespace:
+        raise status.no_such_path()
+    if request.method != "POST":
+        raise status.method_not_allowed()
+    body = _body(request)
+    may_write = access is Access.EDIT
+    if parsed.plural == "selfsubjectaccessreviews":
+        return _json(access_rules.access_review(body, may_write=may_write), 201)
+    return _json(access_rules.rules_review(body, may_write=may_write), 201)
 
 
 def _discovery(request: HttpRequest, parsed: Discovery) -> HttpResponse:

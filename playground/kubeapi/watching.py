@@ -18,6 +18,7 @@ from asgiref.sync import sync_to_async
 
 from playground.kubeapi import live
 from playground.models import Run, Scenario
+from playground.run_states import FinishedRun
 from scheduler_core.kubeapi import status
 from scheduler_core.kubeapi.watch import (
     JournalIndex,
@@ -136,20 +137,29 @@ _occurrence_maps: dict[int, dict[int, Any]] = {}
 
 
 def _index(served: live.Served) -> JournalIndex:
-    found = _indexes.get(served.run.pk)
-    if found is None:
-        found = JournalIndex.of(served.kept.journal, served.kept.final.resource_version)
-        _indexes.clear() if len(_indexes) > 8 else None
-        _indexes[served.run.pk] = found
-    return found
+    return journal_index(served.run.pk, served.kept)
 
 
 def _occurrences(served: live.Served) -> dict[int, Any]:
-    found = _occurrence_maps.get(served.run.pk)
+    return event_occurrences(served.run.pk, served.kept)
+
+
+def journal_index(run_pk: int, kept: FinishedRun) -> JournalIndex:
+    """The kept run's journal index (cached: a watch asks for it at every poll)."""
+    found = _indexes.get(run_pk)
     if found is None:
-        found = occurrences_of(served.kept.final.events)
+        found = JournalIndex.of(kept.journal, kept.final.resource_version)
+        _indexes.clear() if len(_indexes) > 8 else None
+        _indexes[run_pk] = found
+    return found
+
+
+def event_occurrences(run_pk: int, kept: FinishedRun) -> dict[int, Any]:
+    found = _occurrence_maps.get(run_pk)
+    if found is None:
+        found = occurrences_of(kept.final.events)
         _occurrence_maps.clear() if len(_occurrence_maps) > 8 else None
-        _occurrence_maps[served.run.pk] = found
+        _occurrence_maps[run_pk] = found
     return found
 
 

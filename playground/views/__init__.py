@@ -2,7 +2,7 @@
 Kubernetes, templates render. Every form works without JavaScript too (a full page comes back)."""
 
 from playground.views.comparing import compare_page
-from playground.views.console import console_command, console_completion
+from playground.views.console import console_command, console_completion, console_watch
 from playground.views.editing import (
     add_node,
     add_nodes_from_template,
@@ -53,6 +53,7 @@ __all__ = [
     "compare_page",
     "console_command",
     "console_completion",
+    "console_watch",
     "describe_deployment_at",
     "describe_node_at",
     "edit_palette",

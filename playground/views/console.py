@@ -16,7 +16,7 @@ from playground import acting, board, ratelimit
 from playground.broadcast import notify_scenario_changed
 from playground.forms import ConsoleForm, ConsoleRequest
 from playground.kubeapi import console as web_console
-from playground.kubeapi import live
+from playground.kubeapi import editing, live
 from playground.kubeapi.tokens import USERS, Access
 from playground.kubeapi.writing import action_documents
 from playground.models import MAX_WORKLOAD_BYTES, Run, Scenario
@@ -24,9 +24,12 @@ from playground.ratelimit import rate_limited
 from playground.scenarios import InvalidEdit, StaleEdit
 from playground.views.common import editor_secret
 from playground.views.running import run_context, start_with_panel
+from scheduler_core.kubeapi import status
 from scheduler_core.kubeapi.objects import ApiSnapshot, snapshot_of
 from scheduler_core.kubectl import completion
 from scheduler_core.kubectl import console as kubectl
+from scheduler_core.kubectl.flags import CommandError, UsageError
+from scheduler_core.kubectl.watching import watched_rows
 from scheduler_core.store.cluster import Cluster
 
 MAX_FILE_BYTES = MAX_WORKLOAD_BYTES  # what `-f` may send: a scenario's whole workload is no bigger
@@ -34,7 +37,7 @@ MAX_COMPLETIONS = 200  # candidates sent for one Tab (a list longer than that is
 
 
 @require_POST
-@rate_limited("inspect")
+@rate_limited("console")
 def console_command(request: HttpRequest, slug: str) -> HttpResponse:
     """One command's entry for the console's log (with the run panel, out of band, when the command
     started a run or moved the scenario on)."""
@@ -63,6 +66,10 @@ def console_command(request: HttpRequest, slug: str) -> HttpResponse:
         return _entry(request, entry, panel)
     result = kubectl.run(asked.line, found, may_write=can_edit, user=user, files=files)
     entry |= {"stdout": result.stdout, "stderr": result.stderr}
+    if result.watching:
+        entry |= {"watching": True, "watch_from": _frame_read(run, asked.seq)}
+    if result.edit is not None:
+        entry |= editing.opened(scenario, result.edit, can_edit)
     if result.actions:
         entry, panel = _write(request, scenario, run, found, asked, result.actions, entry)
     return _entry(request, entry, panel)
@@ -86,6 +93,14 @@ def _run_of(scenario: Scenario, asked: ConsoleRequest) -> tuple[Run, bool]:
         if run is not None:
             return run, False
     return live.serving_run(scenario), True
+
+
+def _frame_read(run: Run, seq: int | None) -> int:
+    """The frame a read was at: the player's position, or the kept run's last."""
+    if seq is not None:
+        return seq
+    kept = web_console.kept_run(run)
+    return len(kept.boundaries) if kept is not None and not isinstance(kept, web_console.Waiting) else 0
 
 
 def _where(found: ApiSnapshot, seq: int | None) -> str:
@@ -144,7 +159,7 @@ def _entry(
 
 
 @require_GET
-@rate_limited("inspect")
+@rate_limited("console")
 def console_completion(request: HttpRequest, slug: str) -> HttpResponse:
     """The candidates for the word being typed, read at the player's event: {"candidates": [...]}."""
     scenario = get_object_or_404(Scenario, slug=slug)
@@ -160,3 +175,36 @@ def console_completion(request: HttpRequest, slug: str) -> HttpResponse:
         found = snapshot_of(Cluster(lambda: 0.0, random.Random(0)), [], 0, now=0.0)
     candidates = completion.complete(asked.line, found)
     return JsonResponse({"candidates": candidates[:MAX_COMPLETIONS], "more": max(0, len(candidates) - MAX_COMPLETIONS)})
+
+
+@require_GET
+@rate_limited("console")
+def console_watch(request: HttpRequest, slug: str) -> HttpResponse:
+    """A `get -w`'s rows for the run's frames after `after` up to `seq` (the player's position):
+    {"rows": text, "position": the frame read up to} or {"error": text, "end": true}."""
+    scenario = get_object_or_404(Scenario, slug=slug)
+    asked = ConsoleForm.of(request.GET)
+    after = _frame(request.GET.get("after"))
+    run = scenario.runs.filter(pk=asked.run).select_related("scenario", "version").first() if asked.run else None
+    if run is None or asked.seq is None or after is None:
+        return JsonResponse({"error": "the run this watch followed is gone\n", "end": True})
+    try:
+        frames = web_console.frames_of(run)
+    except web_console.ConsoleUnavailable as error:
+        return JsonResponse({"error": f"error: {error}\n", "end": True})
+    if isinstance(frames, web_console.Waiting):  # asked again at the next frame
+        return JsonResponse({"rows": "", "position": after})
+    upto = min(asked.seq, len(frames.boundaries))
+    try:
+        rows = watched_rows(asked.line.strip(), frames, after, upto)
+    except (CommandError, UsageError, status.ApiError) as error:
+        return JsonResponse({"error": f"{getattr(error, 'message', error)}\n", "end": True})
+    return JsonResponse({"rows": rows, "position": max(after, upto)})
+
+
+def _frame(text: str | None) -> int | None:
+    try:
+        value = int(text or "")
+    except ValueError:
+        return None
+    return value if value >= 0 else None

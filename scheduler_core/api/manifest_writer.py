@@ -40,6 +40,11 @@ def timestamps_from(epoch: float) -> Iterator[None]:
         _EPOCH.reset(token)
 
 
+def current_epoch() -> float:
+    """The Unix second of simulated second 0 inside the current timestamps_from block (0 outside)."""
+    return _EPOCH.get()
+
+
 def format_timestamp(seconds: float) -> str:
     """RFC 3339 in UTC, the inverse of parse.parse_timestamp: simulated second 0 is the Unix epoch
     (1970-01-01T00:00:00Z), so a time read from a manifest (Unix seconds) prints as it was written

@@ -9,6 +9,7 @@ never set prints as Go's zero time.
 
 import time
 
+from scheduler_core.api.manifest_writer import current_epoch
 from scheduler_core.explain.describe_meta import Annotation
 from scheduler_core.explain.object_events import DescribedEvent
 
@@ -17,9 +18,10 @@ INDENT = "  "  # the PrefixWriter's LEVEL_1; LEVEL_n is n of them
 
 
 def rfc1123z(seconds: float | None) -> str:
+    """A simulated time (inside api.manifest_writer.timestamps_from, on that block's clock)."""
     if seconds is None:
         return ZERO_TIME
-    return time.strftime("%a, %d %b %Y %H:%M:%S +0000", time.gmtime(seconds))
+    return time.strftime("%a, %d %b %Y %H:%M:%S +0000", time.gmtime(seconds + current_epoch()))
 
 
 def listed(title: str, items: list[str]) -> list[str]:

@@ -19,8 +19,8 @@ from typing import Any
 
 from scheduler_core.api.manifest_writer import format_timestamp, timestamps_from
 from scheduler_core.api.object_manifest import API_VERSIONS, object_manifest
-from scheduler_core.api.types import Pod
-from scheduler_core.kubeapi.resources import Resource
+from scheduler_core.api.types import Namespace, ObjectMeta, Pod
+from scheduler_core.kubeapi.resources import RESOURCES, Resource
 from scheduler_core.store.cluster import Change, Cluster, uuid4_text
 from scheduler_core.store.event_correlation import SCHEDULER_SOURCES, correlate, event_rows
 from scheduler_core.store.events import Event
@@ -56,6 +56,11 @@ class ApiEvent:
         return f"{involved}.{self.first.seq:016x}"
 
 
+# The namespaces every cluster has (kube-apiserver's system namespaces controller makes them).
+SYSTEM_NAMESPACES = ("default", "kube-node-lease", "kube-public", "kube-system")
+NAMESPACED_KINDS = tuple(resource.kind for resource in RESOURCES if resource.namespaced and resource.kind != "Event")
+
+
 @dataclass(slots=True)
 class ApiSnapshot:
     cluster: Cluster
@@ -82,11 +87,28 @@ class ApiSnapshot:
         return manifest
 
     def objects(self, resource: Resource) -> list[Any]:
+        if resource.kind == "Namespace":
+            return sorted(self._namespaces().values(), key=lambda namespace: namespace.metadata.name)
         return sorted(self.cluster.objects(resource.kind), key=lambda obj: (obj.metadata.namespace, obj.metadata.name))
 
     def get(self, resource: Resource, namespace: str, name: str) -> Any:
+        if resource.kind == "Namespace":
+            return self._namespaces().get(name)
         key = f"{namespace}/{name}" if resource.namespaced else name
         return self.cluster.get(resource.kind, key)
+
+    def _namespaces(self) -> dict[str, Namespace]:
+        """The declared namespaces, and those a cluster always has or an object lives in: the engine
+        does not refuse an object of an undeclared namespace (NamespaceLifecycle), so the API shows
+        every namespace in use as an Active one, there since the start."""
+        found: dict[str, Namespace] = {name: _implied_namespace(name) for name in SYSTEM_NAMESPACES}
+        for kind in NAMESPACED_KINDS:
+            for obj in self.cluster.objects(kind):
+                if obj.metadata.namespace not in found:
+                    found[obj.metadata.namespace] = _implied_namespace(obj.metadata.namespace)
+        for declared in self.cluster.objects(Namespace):
+            found[declared.metadata.name] = declared
+        return found
 
     def event_version(self, event: Event) -> int:
         return self.versions.get((EVENT_SEQ, str(event.seq)), self.base_version)
@@ -99,6 +121,14 @@ class ApiSnapshot:
     def event_manifest(self, event: ApiEvent, *, with_type: bool = True) -> dict[str, Any]:
         with timestamps_from(self.epoch):
             return event_manifest(event, with_type=with_type)
+
+
+def _implied_namespace(name: str) -> Namespace:
+    """A namespace in use but not declared, as the API server would hold it (with the label it puts
+    on every namespace)."""
+    digest = hashlib.sha256(f"namespace/{name}".encode()).digest()
+    labels = {"kubernetes.io/metadata.name": name}
+    return Namespace(ObjectMeta(name, uid=uuid4_text(int.from_bytes(digest[:16])), labels=labels))
 
 
 def snapshot_of(

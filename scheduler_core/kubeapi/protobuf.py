@@ -1248,6 +1248,50 @@ MESSAGES: Final[dict[str, dict[int, Entry]]] = {
         2: ("succeededCount", "int32"),
     },
     # k8s.io/api policy/v1 generated.proto
+    # k8s.io/api authorization/v1 generated.proto (kubectl auth can-i's reviews)
+    "authorization.v1.FieldSelectorAttributes": {
+        1: ("rawSelector", "string", "omitempty"),
+        2: ("requirements", "[]authorization.v1.FieldSelectorRequirement"),
+    },
+    "authorization.v1.FieldSelectorRequirement": {
+        1: ("key", "string"),
+        2: ("operator", "string"),
+        3: ("values", "[]string"),
+    },
+    "authorization.v1.LabelSelectorAttributes": {
+        1: ("rawSelector", "string", "omitempty"),
+        2: ("requirements", "[]meta.v1.LabelSelectorRequirement"),
+    },
+    "authorization.v1.NonResourceAttributes": {
+        1: ("path", "string", "omitempty"),
+        2: ("verb", "string", "omitempty"),
+    },
+    "authorization.v1.ResourceAttributes": {
+        1: ("namespace", "string", "omitempty"),
+        2: ("verb", "string", "omitempty"),
+        3: ("group", "string", "omitempty"),
+        4: ("version", "string", "omitempty"),
+        5: ("resource", "string", "omitempty"),
+        6: ("subresource", "string", "omitempty"),
+        7: ("name", "string", "omitempty"),
+        8: ("fieldSelector", "authorization.v1.FieldSelectorAttributes"),
+        9: ("labelSelector", "authorization.v1.LabelSelectorAttributes"),
+    },
+    "authorization.v1.SelfSubjectAccessReview": {
+        1: ("metadata", "meta.v1.ObjectMeta"),
+        2: ("spec", "authorization.v1.SelfSubjectAccessReviewSpec"),
+    },
+    "authorization.v1.SelfSubjectAccessReviewSpec": {
+        1: ("resourceAttributes", "authorization.v1.ResourceAttributes"),
+        2: ("nonResourceAttributes", "authorization.v1.NonResourceAttributes"),
+    },
+    "authorization.v1.SelfSubjectRulesReview": {
+        1: ("metadata", "meta.v1.ObjectMeta"),
+        2: ("spec", "authorization.v1.SelfSubjectRulesReviewSpec"),
+    },
+    "authorization.v1.SelfSubjectRulesReviewSpec": {
+        1: ("namespace", "string", "omitempty"),
+    },
     "policy.v1.Eviction": {
         1: ("metadata", "meta.v1.ObjectMeta"),
         2: ("deleteOptions", "meta.v1.DeleteOptions"),
@@ -1494,6 +1538,8 @@ KINDS: Final[dict[tuple[str, str], str]] = {
     ("apps/v1", "StatefulSet"): "apps.v1.StatefulSet",
     ("batch/v1", "CronJob"): "batch.v1.CronJob",
     ("batch/v1", "Job"): "batch.v1.Job",
+    ("authorization.k8s.io/v1", "SelfSubjectAccessReview"): "authorization.v1.SelfSubjectAccessReview",
+    ("authorization.k8s.io/v1", "SelfSubjectRulesReview"): "authorization.v1.SelfSubjectRulesReview",
     ("policy/v1", "Eviction"): "policy.v1.Eviction",
     ("policy/v1", "PodDisruptionBudget"): "policy.v1.PodDisruptionBudget",
     ("autoscaling/v1", "HorizontalPodAutoscaler"): "autoscaling.v1.HorizontalPodAutoscaler",

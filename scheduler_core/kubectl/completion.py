@@ -14,15 +14,15 @@ from scheduler_core.kubectl.names import NameError_, resolve
 
 # The commands the console carries out (others are refused with kubectl's own texts).
 COMMANDS = (
-    "api-resources", "apply", "cordon", "create", "delete", "describe", "drain", "get", "label", "rollout",
-    "scale", "set", "taint", "uncordon", "version",
+    "annotate", "api-resources", "apply", "cordon", "create", "delete", "describe", "drain", "events", "get",
+    "label", "rollout", "scale", "set", "taint", "uncordon", "version",
 )  # fmt: skip
 SUBCOMMANDS = {
     "rollout": ("history", "pause", "restart", "resume", "status", "undo"),
-    "set": ("image",),
+    "set": ("image", "resources"),
 }
 NODE_COMMANDS = {"cordon", "uncordon", "drain", "taint"}  # the first argument is a node (taint: `nodes` first)
-TYPED_COMMANDS = {"get", "describe", "delete", "label", "scale", "rollout", "set"}  # TYPE NAME or TYPE/NAME
+TYPED_COMMANDS = {"get", "describe", "delete", "label", "annotate", "scale", "rollout", "set"}  # TYPE NAME or TYPE/NAME
 WORKLOAD_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet")
 OUTPUT_FORMATS = ("json", "name", "wide", "yaml")
 FLAGS = {
@@ -34,6 +34,9 @@ FLAGS = {
     "delete": ("--grace-period", "--force", "--now", "--selector"),
     "drain": ("--ignore-daemonsets", "--delete-emptydir-data", "--force", "--grace-period", "--timeout"),
     "label": ("--overwrite", "--all", "--selector"),
+    "annotate": ("--overwrite", "--all", "--selector"),
+    "events": ("--for", "--types", "--output"),
+    "set": ("--containers", "--limits", "--requests"),
     "taint": ("--overwrite", "--all", "--selector"),
     "scale": ("--replicas", "--current-replicas"),
     "cordon": ("--selector", "--dry-run"),

@@ -6,6 +6,7 @@ web shell appends them at the player's moment, as the Act form does) with kubect
 Commands: get, describe (nodes, deployments), cordon, uncordon, taint, label, scale, set image,
 delete, drain, api-resources, version. Anything else gets kubectl's own error."""
 
+import fnmatch
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -13,25 +14,29 @@ from typing import Any
 
 import yaml
 
-from scheduler_core.api.manifest_writer import format_timestamp
-from scheduler_core.api.types import Node
+from scheduler_core.api.manifest_writer import format_timestamp, timestamps_from
+from scheduler_core.api.types import Node, Pod
 from scheduler_core.api.workloads import Deployment, ReplicaSet
 from scheduler_core.controllers.deployment_util import revision
 from scheduler_core.explain.describe_deployment import describe_deployment
 from scheduler_core.explain.describe_deployment_text import deployment_text
 from scheduler_core.explain.describe_node import describe_node
 from scheduler_core.explain.describe_node_text import node_text
+from scheduler_core.explain.describe_pod_text import pod_text
 from scheduler_core.explain.tabwriter import tabbed
 from scheduler_core.kubeapi import discovery, reads, status
 from scheduler_core.kubeapi.objects import ApiSnapshot
-from scheduler_core.kubeapi.resources import RESOURCES, Resource
+from scheduler_core.kubeapi.resources import BY_KIND, RESOURCES, Resource
 from scheduler_core.kubeapi.status import qualified
 from scheduler_core.kubeapi.write_types import WriteRequest
 from scheduler_core.kubeapi.writes import MERGE, STRATEGIC, write
 from scheduler_core.kubectl.apply import apply_files
-from scheduler_core.kubectl.flags import CommandError, Flag, Parsed, UsageError, parse, split
+from scheduler_core.kubectl.event_order import kubectl_events
+from scheduler_core.kubectl.flags import GET_FLAGS, CommandError, Flag, Parsed, UsageError, parse, split
 from scheduler_core.kubectl.names import NameError_, Target, object_name, resolve, targets
 from scheduler_core.kubectl.table_printer import PrintOptions, print_tables, table_lines
+from scheduler_core.kubectl.watching import selection_of
+from scheduler_core.store.event_correlation import EventRow, last_seen
 
 OUTPUT_FORMATS = (
     "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,"
@@ -48,11 +53,24 @@ VERBS = (
 SIMULATED = {"logs", "exec", "attach", "cp", "port-forward", "proxy", "debug"}
 
 
+@dataclass(frozen=True, slots=True)
+class EditTarget:
+    """What `kubectl edit` opens: the object, and the controllers that made it (nearest first), since
+    a page edits what the scenario declares, not what its controllers made."""
+
+    kind: str
+    namespace: str
+    name: str
+    owners: tuple[str, ...] = ()  # "ReplicaSet/web-6d4b", "Deployment/web"
+
+
 @dataclass(slots=True)
 class ConsoleResult:
     stdout: str = ""
     stderr: str = ""
     actions: list[dict[str, Any]] = field(default_factory=list)
+    edit: EditTarget | None = None  # kubectl edit: the page opens it in the workload editor
+    watching: bool = False  # get -w: the page goes on printing the changes as the player moves on
 
     @property
     def exit_code(self) -> int:
@@ -132,16 +150,6 @@ def _distance(a: str, b: str) -> int:
 # ---------------------------------------------------------------------------- get
 
 
-GET_FLAGS = (
-    Flag("output", "o"),
-    Flag("selector", "l"),
-    Flag("field-selector"),
-    Flag("show-labels", takes_value=False),
-    Flag("no-headers", takes_value=False),
-    Flag("watch", "w", False),
-)
-
-
 def get(command: Command) -> ConsoleResult:
     parsed = command.parse(*GET_FLAGS)
     output = parsed.value("output")
@@ -157,6 +165,9 @@ def get(command: Command) -> ConsoleResult:
             "detailed description of that resource (e.g. kubectl explain pods).\n"
             "See 'kubectl get -h' for help and examples\n"
         )
+    watching = parsed.flag("watch")
+    if watching:
+        selection_of(parsed)  # one type, selectors that parse: kubectl's errors before the list
     every = parsed.flag("all-namespaces")
     namespace = "" if every else command.namespace(parsed)
     wanted = targets(parsed.args)
@@ -183,7 +194,9 @@ def get(command: Command) -> ConsoleResult:
         stderr = "No resources found" + (
             f" in {namespace} namespace." if namespace and any(r.namespaced for r, _ in found) else ""
         )
-    return ConsoleResult(stdout=stdout, stderr=stderr + "\n" if stderr else "")
+    if watching and not stdout:
+        stderr = ""  # kubectl get -w says nothing of an empty list: it waits for the first change
+    return ConsoleResult(stdout=stdout, stderr=stderr + "\n" if stderr else "", watching=watching)
 
 
 def _listed(snapshot: ApiSnapshot, resource: Resource, query: reads.ListQuery) -> list[Any]:
@@ -263,14 +276,20 @@ Describer = Callable[[ApiSnapshot, Any], str]
 
 
 def _describe_node(snapshot: ApiSnapshot, node: Any) -> str:
-    return node_text(describe_node(snapshot.cluster, node, snapshot.now))
+    with timestamps_from(snapshot.epoch):  # times as the API serves them (the wall clock)
+        return node_text(describe_node(snapshot.cluster, node, snapshot.now))
 
 
 def _describe_deployment(snapshot: ApiSnapshot, deployment: Any) -> str:
-    return deployment_text(describe_deployment(snapshot.cluster, deployment, snapshot.now))
+    with timestamps_from(snapshot.epoch):
+        return deployment_text(describe_deployment(snapshot.cluster, deployment, snapshot.now))
 
 
-DESCRIBERS: dict[type, Describer] = {Node: _describe_node, Deployment: _describe_deployment}
+def _describe_pod(snapshot: ApiSnapshot, pod: Any) -> str:
+    return pod_text(snapshot.cluster, pod, snapshot.now, snapshot.epoch)
+
+
+DESCRIBERS: dict[type, Describer] = {Node: _describe_node, Deployment: _describe_deployment, Pod: _describe_pod}
 
 
 def describe(command: Command) -> ConsoleResult:
@@ -296,7 +315,7 @@ def describe(command: Command) -> ConsoleResult:
             describer = DESCRIBERS.get(type(obj))
             if describer is None:
                 return ConsoleResult(
-                    stderr=f"error: describe {target.resource.plural} is not in this console yet (nodes and "
+                    stderr=f"error: describe {target.resource.plural} is not in this console yet (pods, nodes and "
                     "deployments are); a real kubectl with the Share panel's kubeconfig describes every kind\n"
                 )
             texts.append(describer(command.snapshot, obj))
@@ -454,8 +473,11 @@ def scale(command: Command) -> ConsoleResult:
 
 
 def set_command(command: Command) -> ConsoleResult:
-    if not command.words or command.words[0] != "image":
-        raise UsageError(f'error: unknown command "{command.words[0] if command.words else ""}" for "kubectl set"')
+    sub = command.words[0] if command.words else ""
+    if sub == "resources":
+        return set_resources(Command("set resources", command.words[1:], *_rest(command)))
+    if sub != "image":
+        raise UsageError(f'error: unknown command "{" ".join(command.words)}"', examples=True)
     parsed = parse(command.words[1:], ())
     pairs = [word for word in parsed.args if "=" in word]
     named = targets([word for word in parsed.args if "=" not in word])
@@ -490,6 +512,139 @@ def set_command(command: Command) -> ConsoleResult:
         actions += _patched(command, target.resource, target.name, namespace, body).actions
         lines.append(f"{object_name(target.resource, target.name)} image updated")
     return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=actions)
+
+
+def _rest(command: Command) -> tuple[ApiSnapshot, bool, str, dict[str, str]]:
+    return command.snapshot, command.may_write, command.user, command.files
+
+
+def set_resources(command: Command) -> ConsoleResult:
+    """kubectl set resources: the containers' (-c, every one by default) limits and requests."""
+    parsed = command.parse(Flag("containers", "c"), Flag("limits"), Flag("requests"), Flag("selector", "l"))
+    wanted = {"limits": _requirements(parsed.value("limits")), "requests": _requirements(parsed.value("requests"))}
+    if not wanted["limits"] and not wanted["requests"]:
+        raise CommandError(
+            "error: you must specify an update to requests or limits (in the form of --requests/--limits)"
+        )
+    pattern = parsed.value("containers", "*")
+    namespace = command.namespace(parsed)
+    lines, actions = [], []
+    for target in targets(parsed.args):
+        obj = reads.find(command.snapshot, target.resource, namespace, target.name)
+        manifest = command.snapshot.manifest(obj)
+        containers = manifest.get("spec", {}).get("template", {}).get("spec", {}).get("containers", [])
+        chosen = [c for c in containers if fnmatch.fnmatchcase(str(c.get("name", "")), pattern)]
+        if not chosen:
+            raise CommandError(f"error: unable to find container named {pattern}")
+        patched = []
+        for container in chosen:
+            resources = {
+                key: dict(container.get("resources", {}).get(key, {})) | values for key, values in wanted.items()
+            }
+            patched.append({"name": container.get("name"), "resources": {k: v for k, v in resources.items() if v}})
+        order = [{"name": c.get("name")} for c in containers]
+        body = {"spec": {"template": {"spec": {"$setElementOrder/containers": order, "containers": patched}}}}
+        actions += _patched(command, target.resource, target.name, namespace, body).actions
+        lines.append(f"{object_name(target.resource, target.name)} resource requirements updated")
+    return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=actions)
+
+
+def _requirements(text: str) -> dict[str, str]:
+    """ "cpu=200m,memory=512Mi" to a resource list, with kubectl's error for a malformed pair."""
+    found: dict[str, str] = {}
+    for pair in filter(None, text.split(",")):
+        name, equals, amount = pair.partition("=")
+        if not equals or not name or not amount:
+            raise CommandError(f"error: invalid argument syntax {pair}, expected <resource>=<value>")
+        found[name] = amount
+    return found
+
+
+def annotate(command: Command) -> ConsoleResult:
+    """kubectl annotate: KEY=VALUE to set, KEY- to remove, --overwrite to change a value."""
+    parsed = command.parse(Flag("overwrite", takes_value=False), Flag("selector", "l"), Flag("all", takes_value=False))
+    changes = [word for word in parsed.args if "=" in word or word.endswith("-")]
+    named = targets([word for word in parsed.args if word not in changes])
+    if not changes:
+        raise UsageError("error: at least one annotation update is required", examples=True)
+    namespace = command.namespace(parsed)
+    lines: list[str] = []
+    actions: list[dict[str, Any]] = []
+    for target in named:
+        obj = reads.find(command.snapshot, target.resource, namespace, target.name)
+        current = dict(obj.metadata.annotations)
+        patch: dict[str, Any] = {}
+        for change in changes:
+            if change.endswith("-") and "=" not in change:
+                patch[change[:-1]] = None
+                continue
+            key, _, value = change.partition("=")
+            if key in current and current[key] != value and not parsed.flag("overwrite"):
+                raise CommandError(
+                    "error: --overwrite is false but found the following declared annotation(s): "
+                    f"'{key}' already has a value ({current[key]})"
+                )
+            patch[key] = value
+        body = {"metadata": {"annotations": patch}}
+        actions += _patched(command, target.resource, target.name, namespace, body, MERGE).actions
+        lines.append(f"{object_name(target.resource, target.name)} annotated")
+    return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=actions)
+
+
+def events(command: Command) -> ConsoleResult:
+    """kubectl events: the namespace's events (every one with -A) by last seen, repeats on a row."""
+    parsed = command.parse(Flag("for"), Flag("types"), Flag("watch", "w", False), Flag("output", "o"))
+    everywhere = parsed.flag("all-namespaces")
+    namespace = command.namespace(parsed)
+    wanted_types = {t.strip().lower() for t in parsed.value("types").split(",") if t.strip()}
+    unknown = sorted(t for t in wanted_types if t not in ("normal", "warning"))
+    if unknown:
+        raise CommandError(f"error: valid --types are Normal or Warning (got {unknown[0]})")
+    involved = parsed.value("for")
+    kind, name = "", ""
+    if involved:
+        kind_word, slash, name = involved.partition("/")
+        if not slash or not name:
+            raise CommandError("error: --for must be in resource/name form")
+        kind = resolve(kind_word).kind
+    rows = [["NAMESPACE"] if everywhere else []]
+    rows[0] = [*rows[0], "LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]
+    listed = kubectl_events(command.snapshot, "" if everywhere else namespace, (kind, name), wanted_types)
+    now = command.snapshot.now
+    for event in listed:
+        last = event.last
+        object_kind, _, rest = last.object.partition("/")
+        object_name_ = rest.rpartition("/")[2]
+        cells = [event.namespace] if everywhere else []
+        seen = last_seen(EventRow(event.first, last, event.count, event.message), now)
+        cells += [seen, last.type, last.reason, f"{object_kind}/{object_name_}", event.message.strip()]
+        rows.append(cells)
+    if not listed:
+        where = "" if everywhere else f" in {namespace} namespace"
+        return ConsoleResult(stderr=f"No events found{where}.\n")
+    return ConsoleResult(stdout=print_tables([["\t".join(row) for row in rows]]) + "\n")
+
+
+def edit(command: Command) -> ConsoleResult:
+    """kubectl edit TYPE NAME: the page opens the object where the scenario declares it."""
+    parsed = command.parse(Flag("output", "o"), Flag("filename", "f"), Flag("selector", "l"))
+    named = targets(parsed.args)
+    if not named:
+        raise CommandError("error: you must provide one or more resources by argument or filename.")
+    if len(named) > 1 or not named[0].name:
+        raise CommandError("error: the console edits one object at a time: name its type and name")
+    target = named[0]
+    namespace = command.namespace(parsed) if target.resource.namespaced else ""
+    obj = reads.find(command.snapshot, target.resource, namespace, target.name)
+    owners: list[str] = []
+    current = obj
+    while (ref := current.metadata.controller_ref()) is not None and len(owners) < 4:
+        owners.append(f"{ref.kind}/{ref.name}")
+        owner_resource = BY_KIND.get(ref.kind)
+        current = command.snapshot.get(owner_resource, namespace, ref.name) if owner_resource else None
+        if current is None:
+            break
+    return ConsoleResult(edit=EditTarget(target.resource.kind, namespace, target.name, tuple(owners)))
 
 
 def delete(command: Command) -> ConsoleResult:
@@ -733,6 +888,9 @@ def simulated(command: Command) -> ConsoleResult:
 
 HANDLERS: dict[str, Callable[[Command], ConsoleResult]] = {
     "get": get,
+    "annotate": annotate,
+    "edit": edit,
+    "events": events,
     "apply": apply,
     "create": apply,
     "describe": describe,

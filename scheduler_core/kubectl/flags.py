@@ -101,3 +101,14 @@ def _shorthands(word: str, words: list[str], index: int, short: dict[str, Flag],
             raise UsageError(f"error: flag needs an argument: '{letter}' in {word}")
         break
     return index
+
+
+# kubectl get's flags here (the console's get and its -w follow-ups read a line with them).
+GET_FLAGS = (
+    Flag("output", "o"),
+    Flag("selector", "l"),
+    Flag("field-selector"),
+    Flag("show-labels", takes_value=False),
+    Flag("no-headers", takes_value=False),
+    Flag("watch", "w", False),
+)

@@ -4,6 +4,8 @@
 // with ↑/↓ (kept in this browser), Tab completion of commands, kinds and names (asked of the
 // server, read at the same event), `clear` / Ctrl+L, and the log kept scrolled to its end.
 
+import { showSidePanel } from "./side-tabs.js";
+
 const HISTORY_KEY = "playground:kubectl-history";
 const HISTORY_MAX = 200;
 
@@ -35,10 +37,66 @@ function remember(line) {
   draft = "";
 }
 
-document.addEventListener("run:started", (event) => { player = { run: event.detail.id, position: null }; });
+document.addEventListener("run:started", (event) => {
+  player = { run: event.detail.id, position: null };
+  if (watch && watch.run !== event.detail.id) stopWatch("(the watch ended: the page shows another run now)");
+});
 document.addEventListener("run:rendered", (event) => {
   player = { run: event.detail.run.id, position: event.detail.position };
+  followWatch();
 });
+
+// ------------------------------------------------------------------ get -w
+// One watch at a time (a terminal runs one command at a time): its entry's output grows with the
+// rows of the run's changes as the player moves past them; asked at most once a second.
+
+const WATCH_INTERVAL_MS = 1000;
+let watch = null; // { run, after, line, out, asking, askedAt }
+
+function startWatch(out) {
+  stopWatch();
+  watch = { run: Number(out.dataset.run), after: Number(out.dataset.after), line: out.dataset.line, out, asking: false, askedAt: 0 };
+  followWatch();
+}
+
+function stopWatch(why = "^C") {
+  if (!watch) return;
+  watch.out.textContent += why.endsWith("\n") ? why : `${why}\n`;
+  watch.out.closest(".console-entry")?.querySelector(".console-watching")?.remove();
+  delete watch.out.dataset.consoleWatch;
+  watch = null;
+}
+
+async function followWatch() {
+  const current = watch;
+  if (!current || current.asking || player.run !== current.run || player.position === null) return;
+  if (player.position <= current.after) return;
+  const wait = current.askedAt + WATCH_INTERVAL_MS - Date.now();
+  if (wait > 0) { setTimeout(followWatch, wait); return; }
+  current.asking = true;
+  current.askedAt = Date.now();
+  const address = new URL(form().dataset.watchUrl, location.href);
+  for (const [name, value] of Object.entries({ line: current.line, run: current.run, seq: player.position, after: current.after })) {
+    address.searchParams.set(name, String(value));
+  }
+  try {
+    const response = await fetch(address, { headers: { Accept: "application/json" } });
+    const answer = response.ok ? await response.json() : { rows: "", position: current.after };
+    if (watch !== current) return;
+    if (answer.end) { stopWatch(answer.error ?? ""); return; }
+    if (answer.rows) {
+      current.out.textContent += answer.rows;
+      const area = log();
+      if (area) area.scrollTop = area.scrollHeight;
+    }
+    current.after = Math.max(current.after, answer.position ?? current.after);
+  } catch {
+    // the next frame asks again
+  } finally {
+    current.asking = false;
+  }
+  if (watch === current && player.position > current.after) setTimeout(followWatch, WATCH_INTERVAL_MS);
+}
 
 /** Where a command reads: the player's run and position; the run panel's run at its end before the player drew it. */
 function position() {
@@ -69,6 +127,7 @@ document.addEventListener("htmx:config:request", (event) => {
   const body = event.detail.ctx.request.body;
   for (const name of ["run", "seq", "version"]) body.set(name, source.querySelector(`[data-console="${name}"]`).value);
   remember(input().value.trim());
+  stopWatch(); // the next command ends a watch, as a terminal's would have to be stopped first
   input().value = "";
   hideCandidates();
   closeFileBox(); // its text is in the request's body already
@@ -146,9 +205,30 @@ document.addEventListener("htmx:after:swap", (event) => {
   if (target !== log() && !target?.closest?.("[data-console-log]")) return;
   const area = log();
   if (area) area.scrollTop = area.scrollHeight;
+  const watched = area?.lastElementChild?.querySelector("[data-console-watch]");
+  if (watched && watched !== watch?.out) startWatch(watched);
+  const opened = area?.lastElementChild?.querySelector("[data-console-edit-line]");
+  if (opened && !opened.dataset.revealed) {
+    opened.dataset.revealed = "true";
+    reveal(Number(opened.dataset.consoleEditLine));
+  }
 });
 
+/** `kubectl edit`: the Workload tab, at the object's document (the editor moves there; a viewer's
+ * read-only text is scrolled to it). */
+function reveal(line) {
+  showSidePanel("workload");
+  const asked = new CustomEvent("workload:reveal", { detail: { line }, cancelable: true });
+  if (!document.dispatchEvent(asked)) return;
+  const textarea = document.getElementById("workload");
+  if (!textarea) return;
+  const offset = textarea.value.split("\n").slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0);
+  textarea.focus();
+  textarea.setSelectionRange(offset, offset);
+}
+
 function clearLog() {
+  stopWatch();
   log()?.replaceChildren();
   hideCandidates();
 }
@@ -173,6 +253,9 @@ document.addEventListener("keydown", (event) => {
     remember("clear");
     field.value = "";
     clearLog();
+  } else if (event.key === "c" && event.ctrlKey && watch && field.selectionStart === field.selectionEnd) {
+    event.preventDefault();
+    stopWatch();
   } else if (event.key === "l" && event.ctrlKey) {
     event.preventDefault();
     clearLog();

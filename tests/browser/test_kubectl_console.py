@@ -136,6 +136,18 @@ def test_history_and_completion_from_the_keyboard(page: Page, server_url: str) -
     field.press("Enter")
     expect(page.get_by_test_id("console-entry")).to_have_count(0)
 
+    # edit: the object's document, in the Workload tab's editor.
+    field.fill("kubectl edit pod pytorch2")
+    field.press("Enter")
+    expect(page.get_by_role("tab", name="Workload")).to_have_attribute("aria-selected", "true")
+    active = page.locator("#side-workload .cm-activeLine")
+    expect(active).to_contain_text("apiVersion: v1")
+    expect(active.locator("xpath=following-sibling::div[position() <= 2]").last).to_contain_text("name: pytorch2")
+    page.get_by_role("tab", name="kubectl").click()
+    expect(page.get_by_test_id("console-entry").last.locator(".console-note")).to_contain_text(
+        re.compile(r"Pod/pytorch2 opened in the Workload tab at line \d+")
+    )
+
 
 DRAIN = """apiVersion: playground/v1
 kind: Scenario
@@ -226,3 +238,28 @@ def test_a_viewer_reads_and_is_refused_changes(page: Page, session_server: Daphn
         'Error from server (Forbidden): nodes "worker1" is forbidden: User "playground:viewer" cannot patch'
     )
     expect(page.locator("#side-console")).to_contain_text("commands that change it are refused")
+
+
+def test_get_w_follows_the_run_as_it_plays(page: Page, server_url: str) -> None:
+    open_gallery_copy(page, server_url, "GPU node reserved with a taint")
+    play_to_the_end(page)
+    seek = page.locator("[data-player='seek']")
+    seek.focus()
+    seek.press("Home")  # back to before the first event
+    expect(page.locator("[data-player='status']")).to_contain_text(re.compile(r"event 0/"))
+    open_console(page)
+    field = page.get_by_role("textbox", name="kubectl command")
+    field.fill("kubectl get pods -w")
+    field.press("Enter")
+    entry = page.get_by_test_id("console-entry").last
+    out = entry.locator(".console-out")
+    expect(entry.locator("[data-console-watch]")).to_be_attached()
+    expect(entry.locator(".console-watching")).to_be_visible()
+    page.locator("[data-player='speed']").select_option("instant")
+    page.get_by_role("button", name="Play").click()
+    expect(out).to_contain_text(re.compile(r"web\s+0/1\s+Pending"))
+    expect(out).to_contain_text(re.compile(r"web\s+1/1\s+Running"), timeout=15_000)
+    field.click()
+    field.press("Control+c")
+    expect(out).to_contain_text("^C")
+    expect(entry.locator(".console-watching")).to_have_count(0)

@@ -145,3 +145,56 @@ def test_apply_f_takes_the_files_text_sent_with_the_command():
     assert "error: the path &quot;other.yaml&quot; does not exist" in missing
     huge = command(client, scenario, "apply -f pod.yaml", run=new_run.pk, filename="pod.yaml", file="#" * 300_000)
     assert "is over 256 KiB" in huge and Scenario.objects.get(pk=scenario.pk).version == 2
+
+
+def test_edit_opens_the_declaring_document_in_the_workload():
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    opened = command(client, scenario, "kubectl edit deployment web", run=run.pk)
+    assert 'data-console-edit-line="1"' in opened and "Deployment/web opened in the Workload tab at line 1" in opened
+    pod = printed(command(client, scenario, "get pods -o name", run=run.pk)).split()[0]
+    made = command(client, scenario, f"kubectl edit {pod}", run=run.pk)
+    assert "was made by ReplicaSet/web-" in made and 'data-console-edit-line="1"' in made
+    node = command(client, scenario, "kubectl edit node worker1", run=run.pk)
+    assert "nodes are the board" in node and "data-console-edit-line" not in node
+
+
+def test_get_w_prints_the_list_then_each_change_as_the_player_moves_on():
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    started = command(client, scenario, "kubectl get pods -w", run=run.pk, seq=0)
+    assert "data-console-watch" in started and 'data-after="0"' in started and "No resources found" not in started
+    url = reverse("console-watch", args=[scenario.slug])
+    frames = run.events.count()
+    answer = client.get(url, {"line": "kubectl get pods -w", "run": run.pk, "after": 0, "seq": frames}).json()
+    assert answer["position"] == frames
+    rows = answer["rows"].splitlines()
+    assert rows and all(row.startswith("web-") for row in rows)  # no header again, as kubectl's watch
+    assert any("Pending" in row for row in rows) and any("Running" in row for row in rows)
+    assert rows[-1].split()[1:3] == ["1/1", "Running"]
+    nothing = client.get(url, {"line": "get pods -w", "run": run.pk, "after": frames, "seq": frames}).json()
+    assert nothing == {"rows": "", "position": frames}
+    nodes = client.get(url, {"line": "get nodes -w", "run": run.pk, "after": 0, "seq": frames}).json()
+    assert all(row.startswith("worker") for row in nodes["rows"].splitlines())
+    wrong = client.get(url, {"line": "get pods,nodes -w", "run": run.pk, "after": 0, "seq": frames}).json()
+    assert wrong["end"] and "watch is only supported on individual resources" in wrong["error"]
+    gone = client.get(url, {"line": "get pods -w", "run": 999999, "after": 0, "seq": 3}).json()
+    assert gone["end"]
+
+
+def test_the_console_has_its_own_rate_limit_and_a_change_takes_an_edit_and_a_run(settings):
+    from playground.ratelimit import Limit
+
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    settings.RATE_LIMITS = {
+        "console": Limit(burst=3, per_minute=1, what="kubectl console commands"),
+        "run": Limit(burst=1, per_minute=1, what="runs"),
+    }
+    assert "worker1" in command(client, scenario, "get nodes", run=run.pk)
+    assert "node/worker1 cordoned" in command(client, scenario, "cordon worker1", run=run.pk)  # the one run
+    refused = command(client, scenario, "cordon worker2", run=run.pk)
+    assert "Error from server (TooManyRequests): too many changes" in refused and 'id="run-panel"' not in refused
+    assert Scenario.objects.get(pk=scenario.pk).version == 2
+    limited = client.post(reverse("console", args=[scenario.slug]), {"line": "get pods"}, headers=HTMX)
+    assert limited.status_code == 429

@@ -106,3 +106,13 @@ def test_get_of_a_missing_object_is_not_found(snapshot: ApiSnapshot) -> None:
     with pytest.raises(status.ApiError) as missing:
         get_object(snapshot, DEPLOYMENTS, "default", "nope")
     assert missing.value.message == 'deployments.apps "nope" not found'
+
+
+def test_namespaces_in_use_and_the_system_ones_are_listed(snapshot: ApiSnapshot) -> None:
+    namespaces = BY_KIND["Namespace"]
+    names = [namespace.metadata.name for namespace in snapshot.objects(namespaces)]
+    assert names == ["default", "kube-node-lease", "kube-public", "kube-system", "ops"]
+    ops = snapshot.manifest(snapshot.get(namespaces, "", "ops"))
+    assert ops["status"] == {"phase": "Active"} and ops["metadata"]["labels"] == {"kubernetes.io/metadata.name": "ops"}
+    assert ops["metadata"]["uid"] == snapshot.manifest(snapshot.get(namespaces, "", "ops"))["metadata"]["uid"]
+    assert snapshot.get(namespaces, "", "nope") is None

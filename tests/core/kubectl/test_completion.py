@@ -5,12 +5,12 @@ from scheduler_core.kubectl.completion import complete
 
 
 def test_commands_and_subcommands(snapshot: ApiSnapshot) -> None:
-    assert complete("", snapshot)[:4] == ["api-resources", "apply", "cordon", "create"]
+    assert complete("", snapshot)[:4] == ["annotate", "api-resources", "apply", "cordon"]
     assert complete("kubectl d", snapshot) == ["delete", "describe", "drain"]
     assert complete("ro", snapshot) == ["rollout"]
     assert complete("rollout ", snapshot) == ["history", "pause", "restart", "resume", "status", "undo"]
     assert complete("kubectl rollout st", snapshot) == ["status"]
-    assert complete("set i", snapshot) == ["image"]
+    assert complete("set ", snapshot) == ["image", "resources"]
     assert complete("frobnicate ", snapshot) == []
 
 

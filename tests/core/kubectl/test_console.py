@@ -139,3 +139,48 @@ def test_rollout(snapshot: ApiSnapshot) -> None:
     assert console(snapshot, "rollout foo deployment/web").stderr == (
         "error: unknown command \"foo deployment/web\"\nSee 'kubectl rollout -h' for help and examples\n"
     )
+
+
+def test_annotate_and_set_resources_become_actions(snapshot: ApiSnapshot) -> None:
+    annotated = console(snapshot, "annotate deployment web team=blue")
+    assert annotated.stdout == "deployment.apps/web annotated\n"
+    [action] = annotated.actions
+    assert action["manifest"]["metadata"]["annotations"]["team"] == "blue"
+    assert console(snapshot, "annotate deploy web").stderr.startswith(
+        "error: at least one annotation update is required"
+    )
+    resources = console(snapshot, "set resources deployment web --limits=cpu=200m,memory=512Mi --requests=cpu=150m")
+    assert resources.stdout == "deployment.apps/web resource requirements updated\n"
+    [changed] = resources.actions
+    container = changed["manifest"]["spec"]["template"]["spec"]["containers"][0]
+    assert container["resources"] == {"limits": {"cpu": "200m", "memory": "512Mi"}, "requests": {"cpu": "150m"}}
+    assert "you must specify an update to requests or limits" in console(snapshot, "set resources deploy web").stderr
+    assert "invalid argument syntax cpu" in console(snapshot, "set resources deploy web --limits=cpu").stderr
+    refused = console(snapshot, "annotate deploy web a=b", may_write=False)
+    assert refused.stderr.startswith("Error from server (Forbidden)") and refused.actions == []
+
+
+def test_edit_names_the_object_and_the_controllers_that_made_it(snapshot: ApiSnapshot) -> None:
+    deployment = console(snapshot, "edit deployment/web").edit
+    assert (deployment.kind, deployment.namespace, deployment.name, deployment.owners) == (
+        "Deployment",
+        "default",
+        "web",
+        (),
+    )
+    pod = console(snapshot, "get pods -l app=web -o name").stdout.split()[0]
+    made = console(snapshot, f"edit {pod}").edit
+    assert made.kind == "Pod" and made.owners[0].startswith("ReplicaSet/web-") and made.owners[1] == "Deployment/web"
+    assert console(snapshot, "edit node worker1").edit.namespace == ""
+    assert console(snapshot, "edit pod nope").stderr == 'Error from server (NotFound): pods "nope" not found\n'
+    assert console(snapshot, "edit").stderr.startswith("error: you must provide one or more resources")
+
+
+def test_get_w_lists_then_marks_the_watch(snapshot: ApiSnapshot) -> None:
+    watched = console(snapshot, "get pods -w")
+    assert watched.watching and watched.stdout.startswith("NAME") and watched.stderr == ""
+    quiet = console(snapshot, "get pods -w -n nowhere")
+    assert quiet.watching and quiet.stdout == "" and quiet.stderr == ""  # kubectl waits, says nothing
+    refused = console(snapshot, "get pods,nodes -w")
+    assert refused.stderr.startswith("error: watch is only supported on individual resources") and not refused.watching
+    assert not console(snapshot, "get pods").watching

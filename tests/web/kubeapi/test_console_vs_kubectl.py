@@ -42,6 +42,10 @@ COMMANDS = [
     "get pdb",
     "get rs -l app=web",
     "get pods -A --field-selector spec.nodeName=worker3",
+    "events",
+    "events -A",
+    "events -A --types=Normal",
+    "get events -A",
 ]
 EXACT = [
     "get nodes worker1 -o name",
@@ -58,6 +62,9 @@ EXACT = [
     "rollout history deployment/web",
     "rollout resume deployment/web",
     "rollout foo deployment/web",
+    "events --types=Warning",
+    "events -n nope",
+    "set foo deployment/web",
 ]
 
 

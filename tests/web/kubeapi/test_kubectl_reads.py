@@ -107,3 +107,31 @@ def test_a_view_token_may_not_write(api_scenario: ApiScenario) -> None:
     )
     nodes = kubectl(config, "get", "nodes", "-o", "jsonpath={.items[*].spec.unschedulable}").stdout
     assert "true" not in nodes  # nothing was cordoned
+
+
+def test_auth_can_i_answers_for_the_token(api_scenario: ApiScenario) -> None:
+    view, edit = api_scenario.view_kubeconfig, api_scenario.edit_kubeconfig
+    assert kubectl(view, "auth", "can-i", "list", "pods").stdout == "yes\n"
+    assert kubectl(view, "auth", "can-i", "watch", "deployments.apps", "-A").stdout == "yes\n"
+    refused = kubectl(view, "auth", "can-i", "delete", "pods", check=False)
+    assert (refused.returncode, refused.stdout) == (1, "no\n")
+    assert kubectl(edit, "auth", "can-i", "delete", "pods").stdout == "yes\n"
+    assert kubectl(edit, "auth", "can-i", "create", "deployments").stdout == "yes\n"
+    assert kubectl(edit, "auth", "can-i", "get", "/readyz").stdout == "yes\n"
+    rules = kubectl(view, "auth", "can-i", "--list").stdout.splitlines()
+    assert rules[0].split() == ["Resources", "Non-Resource", "URLs", "Resource", "Names", "Verbs"]
+    assert any(line.startswith("*.* ") and line.rstrip().endswith("[get list watch]") for line in rules[1:])
+    assert any(
+        line.startswith("*.* ") and line.rstrip().endswith("[*]")
+        for line in kubectl(edit, "auth", "can-i", "--list").stdout.splitlines()
+    )
+
+
+def test_health_endpoints_answer_as_the_api_servers(api_scenario: ApiScenario) -> None:
+    view = api_scenario.view_kubeconfig
+    assert kubectl(view, "get", "--raw", "/readyz").stdout == "ok"
+    verbose = kubectl(view, "get", "--raw", "/livez?verbose").stdout.splitlines()
+    assert verbose[0] == "[+]ping ok" and verbose[-1] == "livez check passed"
+    assert kubectl(view, "get", "--raw", "/healthz/etcd").stdout == "ok"
+    missing = kubectl(view, "get", "--raw", "/readyz/nope", check=False)
+    assert missing.returncode == 1 and "NotFound" in missing.stderr
