@@ -29,7 +29,7 @@ from scheduler_core.kubeapi.query_selectors import (
 )
 from scheduler_core.kubeapi.resources import Resource, resource_for
 from scheduler_core.kubeapi.scale import scale_of
-from scheduler_core.kubeapi.watch import Selection
+from scheduler_core.kubeapi.watch import Selection, watch_list_problems
 from scheduler_core.kubeapi.write_types import WriteRequest
 
 logger = logging.getLogger(__name__)
@@ -114,15 +114,21 @@ def _start_watch(request: HttpRequest, slug: str, path: str, token: str) -> watc
     except SelectorError as error:
         raise status.bad_request(str(error)) from None
     include = request.GET.get("includeObject", "Metadata")
+    bookmarks = _flag(request.GET.get("allowWatchBookmarks", ""))
+    send_initial = request.GET.get("sendInitialEvents", "")
+    problems = watch_list_problems(send_initial, request.GET.get("resourceVersionMatch", ""), bookmarks)
+    if problems:
+        message = "; ".join(f"{cause.field}: {cause.message}" for cause in problems)
+        raise status.ApiError(422, "Invalid", f'ListOptions.meta.k8s.io "" is invalid: {message}', causes=problems)
     watch = watching.Watch(
         scenario=scenario,
         selection=Selection(resource, parsed.namespace, labels, fields, bool(fields.requirements())),
         as_table="as=Table" in request.headers.get("Accept", ""),
         include_object=include if include in ("None", "Metadata", "Object") else "Metadata",
         timeout=_timeout(request.GET.get("timeoutSeconds", "")),
-        bookmarks=_flag(request.GET.get("allowWatchBookmarks", "")),
+        bookmarks=bookmarks,
     )
-    watch.start(request.GET.get("resourceVersion", ""))
+    watch.start(request.GET.get("resourceVersion", ""), send_initial_events=_flag(send_initial))
     if not watching.has_room():
         raise status.too_many_requests("too many watches open; try again later", 5)
     return watch
@@ -133,7 +139,9 @@ def _timeout(value: str) -> float:
         asked = int(value) if value else watching.DEFAULT_TIMEOUT_SECONDS
     except ValueError:
         raise status.bad_request(f'invalid timeoutSeconds: "{value[:20]}"') from None
-    return float(min(max(asked, 1), watching.DEFAULT_TIMEOUT_SECONDS))
+    if asked <= 0:  # 0 (and no value) is the server's own timeout, as the API server reads it
+        return float(watching.DEFAULT_TIMEOUT_SECONDS)
+    return float(min(asked, watching.DEFAULT_TIMEOUT_SECONDS))
 
 
 def _serve(request: HttpRequest, slug: str, path: str, token: str) -> HttpResponse:

@@ -56,13 +56,15 @@ class Watch:
     last_time: float = 0.0  # the simulated time of the last frame sent
     pending: list[dict[str, Any]] = field(default_factory=list)
 
-    def start(self, resource_version: str) -> None:
-        """Where the stream starts: the given version, or now with an ADDED for each object."""
+    def start(self, resource_version: str, *, send_initial_events: bool = False) -> None:
+        """Where the stream starts: the given version, or now with an ADDED for each object (a
+        watch-list, sendInitialEvents, too: the state now is never older than the version asked,
+        and a bookmark marks the end of those ADDEDs)."""
         served, snapshot = live.live_snapshot(self.scenario)
         index = _index(served)
         self.run_pk = served.run.pk
         self.last_time = served.now
-        if resource_version in ("", "0"):
+        if resource_version in ("", "0") or send_initial_events:
             stream = Stream(served.epoch, served.now, self.as_table, self.include_object)
             objects = (
                 snapshot.events()
@@ -77,6 +79,8 @@ class Watch:
             self.pending = list(initial_events(objects, versions, self.selection, stream))
             self.position = served.kept.boundaries[served.frame - 1] if served.frame else 0
             self.version = snapshot.resource_version
+            if send_initial_events:
+                self.pending.append(bookmark(self.selection.resource, self.version, initial_events_end=True))
             return
         try:
             self.version = int(resource_version)

@@ -175,15 +175,42 @@ def occurrences_of(events: list[Event]) -> dict[int, tuple[Event, Occurrence]]:
     return {event.seq: (event, occurrence) for event, occurrence in correlate(events)}
 
 
-def bookmark(resource: Resource, version: int) -> dict[str, Any]:
+INITIAL_EVENTS_END = "k8s.io/initial-events-end"
+
+
+def bookmark(resource: Resource, version: int, *, initial_events_end: bool = False) -> dict[str, Any]:
+    """A BOOKMARK; a watch-list's first one (sendInitialEvents) says the initial ADDEDs are over."""
+    metadata: dict[str, Any] = {"resourceVersion": str(version)}
+    if initial_events_end:
+        metadata["annotations"] = {INITIAL_EVENTS_END: "true"}
     return {
         "type": "BOOKMARK",
-        "object": {
-            "kind": resource.kind,
-            "apiVersion": resource.group_version,
-            "metadata": {"resourceVersion": str(version)},
-        },
+        "object": {"kind": resource.kind, "apiVersion": resource.group_version, "metadata": metadata},
     }
+
+
+def watch_list_problems(send_initial_events: str, version_match: str, bookmarks: bool) -> list[status.Cause]:
+    """What makes a watch with sendInitialEvents invalid (apimachinery's ValidateListOptions)."""
+    if send_initial_events == "":
+        return []
+    causes = []
+    if version_match != "NotOlderThan":
+        causes.append(
+            status.Cause(
+                "FieldValueForbidden",
+                "Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+                "resourceVersionMatch",
+            )
+        )
+    if not bookmarks:
+        causes.append(
+            status.Cause(
+                "FieldValueForbidden",
+                "Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true",
+                "allowWatchBookmarks",
+            )
+        )
+    return causes
 
 
 def error_event(error: status.ApiError) -> dict[str, Any]:

@@ -79,11 +79,10 @@ def _create(snapshot: ApiSnapshot, resource: Resource, request: WriteRequest) ->
 def _replace(snapshot: ApiSnapshot, resource: Resource, request: WriteRequest) -> WriteResult:
     current = _current(snapshot, resource, request)
     manifest = _object_body(request.body, resource)
+    _check_name(manifest, request.name)  # before the store's version check, as the handler does
     asked_version = str(manifest.get("metadata", {}).get("resourceVersion") or "")
     if asked_version and asked_version != current["metadata"]["resourceVersion"]:
         raise status.conflict(resource, request.name, status.STALE_OBJECT)
-    if manifest.get("metadata", {}).get("name") not in (None, request.name):
-        raise status.bad_request("the name of the object does not match the name on the URL")
     return _changed(snapshot, resource, request, current, manifest)
 
 
@@ -122,6 +121,7 @@ def _changed(
     """The actions that take `current` to `wanted`; none when they are the same object."""
     if not isinstance(wanted, dict):
         raise status.bad_request("the patched object is not an object")
+    _check_name(wanted, request.name)
     namespace = request.namespace if resource.namespaced else ""
     wanted = _cleaned(wanted, resource, namespace)
     wanted.setdefault("metadata", {})["name"] = request.name
@@ -226,8 +226,32 @@ def _containers(manifest: dict[str, Any]) -> list[dict[str, Any]] | None:
 # ---------------------------------------------------------------------------- delete, scale
 
 
+def _check_name(manifest: dict[str, Any], name: str) -> None:
+    """An update or patch may not rename (the handlers' checkName)."""
+    metadata = manifest.get("metadata") if isinstance(manifest.get("metadata"), dict) else {}
+    given = metadata.get("name") if metadata else None
+    if given not in (None, "", name):
+        raise status.bad_request(f"the name of the object ({given}) does not match the name on the URL ({name})")
+
+
+def _check_preconditions(resource: Resource, request: WriteRequest, current: dict[str, Any]) -> None:
+    """DeleteOptions.preconditions: the uid and resourceVersion the client expects, else 409."""
+    options = request.body if isinstance(request.body, dict) else {}
+    preconditions = options.get("preconditions") if isinstance(options.get("preconditions"), dict) else {}
+    if not preconditions:
+        return
+    metadata = current["metadata"]
+    for field, shown in (("uid", "UID"), ("resourceVersion", "ResourceVersion")):
+        wanted = preconditions.get(field)
+        have = str(metadata.get(field, ""))
+        if wanted is not None and str(wanted) != have:
+            why = f"Precondition failed: {shown} in precondition: {wanted}, {shown} in object meta: {have}"
+            raise status.conflict(resource, request.name, why)
+
+
 def _delete(snapshot: ApiSnapshot, resource: Resource, request: WriteRequest) -> WriteResult:
     current = _current(snapshot, resource, request)
+    _check_preconditions(resource, request, current)
     if current["metadata"].get("deletionTimestamp"):  # already going: the API answers with it as it is
         return WriteResult(200, current)
     action: dict[str, Any] = {"op": "delete", "target": _target_text(resource, request.namespace, request.name)}

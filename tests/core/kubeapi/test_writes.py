@@ -137,3 +137,31 @@ def test_an_eviction_is_tried_on_a_copy_and_becomes_an_action(snapshot: ApiSnaps
     )
     assert evicted.code == 201 and evicted.actions == [{"op": "evict", "target": f"Pod/default/{pod.metadata.name}"}]
     assert snapshot.cluster.get("Pod", pod.metadata.key).metadata.deletion_timestamp is None  # the store is untouched
+
+
+def test_a_rename_is_refused_as_the_handlers_checkname_refuses_it(snapshot: ApiSnapshot) -> None:
+    with pytest.raises(status.ApiError) as renamed:
+        patch(snapshot, NODES, "worker1", {"metadata": {"name": "worker9"}}, content_type=MERGE)
+    assert (renamed.value.code, renamed.value.reason) == (400, "BadRequest")
+    assert renamed.value.message == "the name of the object (worker9) does not match the name on the URL (worker1)"
+    node = snapshot.manifest(snapshot.get(NODES, "", "worker2"))
+    with pytest.raises(status.ApiError, match=r"the name of the object \(worker2\) .* URL \(worker1\)"):
+        write(snapshot, NODES, WriteRequest("PUT", "", "worker1", body=node))
+
+
+def test_delete_preconditions_must_hold(snapshot: ApiSnapshot) -> None:
+    node = snapshot.manifest(snapshot.get(NODES, "", "worker1"))["metadata"]
+    held = {"preconditions": {"uid": node["uid"], "resourceVersion": node["resourceVersion"]}}
+    assert write(snapshot, NODES, WriteRequest("DELETE", "", "worker1", body=held)).actions
+    with pytest.raises(status.ApiError) as stale:
+        write(snapshot, NODES, WriteRequest("DELETE", "", "worker1", body={"preconditions": {"uid": "other"}}))
+    assert (stale.value.code, stale.value.reason) == (409, "Conflict")
+    assert stale.value.message == (
+        'Operation cannot be fulfilled on nodes "worker1": Precondition failed: UID in precondition: other, '
+        f"UID in object meta: {node['uid']}"
+    )
+    stale_version = {"preconditions": {"resourceVersion": "999999"}}
+    with pytest.raises(
+        status.ApiError, match="ResourceVersion in precondition: 999999, ResourceVersion in object meta"
+    ):
+        write(snapshot, NODES, WriteRequest("DELETE", "", "worker1", body=stale_version))

@@ -1,6 +1,8 @@
 """The official Python client (`kubernetes` on PyPI) against a scenario: list, watch, create,
 patch, and a view token refused every write with 403."""
 
+import json
+
 import pytest
 from kubernetes import client, config, watch
 from kubernetes.client.rest import ApiException
@@ -58,3 +60,26 @@ def test_a_view_token_is_refused_every_write(api_scenario: ApiScenario) -> None:
                 write()
             assert refused.value.status == 403
             assert '"reason":"Forbidden"' in refused.value.body
+
+
+def test_a_watch_list_sends_the_initial_objects_then_its_bookmark(api_scenario: ApiScenario) -> None:
+    with api_client(api_scenario.view_kubeconfig) as api:
+        core = client.CoreV1Api(api)
+        streamed = core.list_node(
+            watch=True,
+            send_initial_events=True,
+            resource_version_match="NotOlderThan",
+            allow_watch_bookmarks=True,
+            timeout_seconds=2,
+            _preload_content=False,
+        )
+        events = [json.loads(line) for line in streamed.read().decode().splitlines() if line]
+        added = [event["object"]["metadata"]["name"] for event in events if event["type"] == "ADDED"]
+        assert added == ["worker1", "worker2", "worker3"]
+        end = events[len(added)]
+        assert end["type"] == "BOOKMARK"
+        assert end["object"]["metadata"]["annotations"] == {"k8s.io/initial-events-end": "true"}
+        with pytest.raises(ApiException) as refused:
+            core.list_node(watch=True, send_initial_events=True, timeout_seconds=1)
+        assert refused.value.status == 422
+        assert "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan" in refused.value.body

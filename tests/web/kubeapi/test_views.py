@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from playground.kubeapi.tokens import Access, access_of, edit_token, view_token
+from playground.kubeapi.views import _timeout
 from playground.models import Scenario
 
 pytestmark = pytest.mark.django_db
@@ -105,3 +106,10 @@ def test_discovery_needs_a_token_too(scenario: Scenario) -> None:
     code, body = api(Client(), scenario, "/version", token=view_token(scenario))
     assert body["gitVersion"].startswith("v1.34.")
     assert api(Client(), scenario, "/version")[0] == 401
+
+
+@pytest.mark.parametrize(
+    ("asked", "timeout"), [("", 1800.0), ("0", 1800.0), ("-5", 1800.0), ("30", 30.0), ("9999", 1800.0)]
+)
+def test_a_watchs_timeout_zero_or_none_is_the_servers_own(asked: str, timeout: float) -> None:
+    assert _timeout(asked) == timeout
