@@ -3,6 +3,7 @@ app computes, a partial renders. A query that does not validate falls back to th
 without it gets (a board is never refused for an odd ?view=).
 """
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -611,8 +612,9 @@ MAX_CONSOLE_LINE_CHARS = 4096  # a kubectl command line typed in the console (a 
 class ConsoleRequest:
     line: str
     run: int  # 0: the page shows no run
-    seq: int | None  # the player's position (frames applied); None: the run's end
+    seq: int | None  # the player's position (frames applied); None: the run's end (or `at`)
     version: int | None  # the scenario version the page shows (a write is refused if it moved on)
+    at: float | None = None  # without seq: the moment to read at (a change's, in the run it made)
 
 
 class ConsoleForm(LenientForm):
@@ -622,14 +624,16 @@ class ConsoleForm(LenientForm):
     run = WholeNumber(required=False)
     seq = WholeNumber(required=False)
     version = WholeNumber(required=False)
+    at = forms.FloatField(required=False, min_value=0, max_value=10**9)
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> ConsoleRequest:
         cleaned = cls.cleaned(data)
-        seq, version = cleaned.get("seq"), cleaned.get("version")
+        seq, version, at = cleaned.get("seq"), cleaned.get("version"), cleaned.get("at")
         return ConsoleRequest(
             line=(cleaned.get("line") or "")[:MAX_CONSOLE_LINE_CHARS],
             run=_whole(cleaned.get("run"), 0),
             seq=seq if isinstance(seq, int) else None,
             version=version if isinstance(version, int) else None,
+            at=at if isinstance(at, float) and math.isfinite(at) else None,
         )

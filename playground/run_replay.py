@@ -18,7 +18,12 @@ def keep_finished(run: Run, simulation: Simulation, run_frames: "RunFrames") -> 
     """A run simulated to its end here leaves its store for explanations (playground/run_states.py)."""
     if run_frames.finished and run_frames.journal is not None:
         kept = run_states.FinishedRun.detached(
-            simulation.cluster, simulation.configuration, run_frames.journal, run_frames.boundaries, run_frames.times
+            simulation.cluster,
+            simulation.configuration,
+            run_frames.journal,
+            run_frames.boundaries,
+            run_frames.times,
+            simulation.demand_log,
         )
         run_states.remember(state_key(run), kept)
 

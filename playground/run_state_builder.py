@@ -217,7 +217,12 @@ def _replay(job: _Job) -> str:
             "a shorter run (fewer pods, or an earlier end) can be"
         )
     finished = run_states.FinishedRun.detached(
-        simulation.cluster, simulation.configuration, replayed.journal, replayed.boundaries, replayed.times
+        simulation.cluster,
+        simulation.configuration,
+        replayed.journal,
+        replayed.boundaries,
+        replayed.times,
+        simulation.demand_log,
     )
     run_states.remember(job.key, finished)
     return ""

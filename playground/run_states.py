@@ -46,6 +46,7 @@ class FinishedRun:
     pod_infos: PodInfoCache = field(default_factory=PodInfoCache)
     # (journal position, the store before journal[position:]), by position: where cluster_at starts.
     stores: list[tuple[int, Cluster]] = field(default_factory=list)
+    demand_log: list[tuple[float, str, float]] = field(default_factory=list)  # Simulation.demand_log
 
     @classmethod
     def detached(
@@ -55,6 +56,7 @@ class FinishedRun:
         journal: list[Change | Event],
         boundaries: list[int],
         times: list[float],
+        demand_log: list[tuple[float, str, float]] | None = None,
     ) -> "FinishedRun":
         """Keeps a copy of `store` without its watchers: the simulation that filled it (controllers,
         the scheduler's cache, their indexes) is let go with the run, instead of living as long as
@@ -66,7 +68,8 @@ class FinishedRun:
         these very objects (Cluster.before puts the journal's back), and a first explanation at the
         last placement missed all 50,000 of them (bound, not yet Running; 0.14 s)."""
         final = store.before([])
-        kept = cls(final, configuration, journal, boundaries, times, stores=_stores_along(final, journal))
+        stores = _stores_along(final, journal)
+        kept = cls(final, configuration, journal, boundaries, times, stores=stores, demand_log=list(demand_log or []))
         kept.pod_infos.keep(_bound_pod_versions(final, journal))
         return kept
 

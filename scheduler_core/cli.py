@@ -26,6 +26,7 @@ from scheduler_core.explain.describe_deployment_text import deployment_text
 from scheduler_core.explain.describe_node import describe_node
 from scheduler_core.explain.describe_node_text import node_text
 from scheduler_core.explain.explain import Explanation, explain
+from scheduler_core.kubeapi.metrics import demand_at
 from scheduler_core.kubeapi.objects import snapshot_of
 from scheduler_core.kubectl import console
 from scheduler_core.kubectl.apply import named_file
@@ -210,7 +211,7 @@ def _run_simulate(args: argparse.Namespace, out: TextIO) -> int:
         out.write(deployment_text(describe_deployment(final, deployment, now)))
         return 0
     if args.kubectl is not None:
-        return _kubectl(args.kubectl, final, now, out, args.err)
+        return _kubectl(args.kubectl, final, now, demand_at(simulation.demand_log, now), out, args.err)
     state = cluster_state(final, now)
     if args.output == "jsonl":
         out.write(json.dumps({"state": state}, ensure_ascii=False) + "\n")
@@ -220,10 +221,10 @@ def _run_simulate(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _kubectl(line: str, cluster: Cluster, now: float, out: TextIO, err: TextIO) -> int:
+def _kubectl(line: str, cluster: Cluster, now: float, demand: dict[str, float], out: TextIO, err: TextIO) -> int:
     """A kubectl command against the cluster at that moment, as the page's console runs it; a write
     prints kubectl's message, and the Actions that do it (to append to the scenario) on stderr."""
-    snapshot = snapshot_of(cluster, [], cluster.resource_version, now=now)
+    snapshot = snapshot_of(cluster, [], cluster.resource_version, now=now, demand=demand)
     files = {}
     try:
         name = named_file(split(line))

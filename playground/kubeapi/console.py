@@ -6,12 +6,14 @@ version, and a run that goes on from there (scheduler_core/kubectl/console.py de
 A run this process does not keep is replayed (briefly inline, or off the request with the console
 asking again) exactly as the explanation and describe panels do."""
 
+import bisect
 from dataclasses import dataclass
 
 from playground import run_replay, run_state_builder, run_states
 from playground.kubeapi import live, watching
 from playground.models import Run
 from scheduler_core.api.errors import ManifestError
+from scheduler_core.kubeapi.metrics import demand_at
 from scheduler_core.kubeapi.objects import ApiSnapshot, snapshot_of
 from scheduler_core.kubeapi.watch import cluster_hosts
 from scheduler_core.kubectl.watching import Frames
@@ -67,24 +69,33 @@ def frames_of(run: Run) -> Frames | Waiting:
     )
 
 
-def snapshot_at(run: Run, seq: int | None) -> ApiSnapshot | Waiting:
-    """The run's cluster right after frame `seq` (None: its last), as the API shows it."""
+def frame_read(kept: run_states.FinishedRun, seq: int | None, at: float | None) -> int:
+    """The frame a command reads: the player's position, else the last at or before `at`, else the last."""
+    frames = len(kept.boundaries)
+    if seq is None and at is not None:
+        seq = bisect.bisect_right(kept.times, at)
+    return frames if seq is None else max(0, min(seq, frames))
+
+
+def snapshot_at(run: Run, seq: int | None, at: float | None = None) -> ApiSnapshot | Waiting:
+    """The run's cluster right after frame `seq` (None: its last, or its last frame at or before
+    simulated second `at`), as the API shows it."""
     kept = kept_run(run)
     if isinstance(kept, Waiting):
         return kept
     if kept is not None:
-        frames = len(kept.boundaries)
-        frame = frames if seq is None else max(0, min(seq, frames))
+        frame = frame_read(kept, seq, at)
         now = kept.times[frame - 1] if frame else 0.0
         return live.frame_snapshot(run, kept, frame, now=now, epoch=epoch_of(run))
-    if seq is None or seq > run_state_builder.INLINE_FRAMES:
+    if seq is None or seq > run_state_builder.INLINE_FRAMES:  # (an `at` waits for the run's end too)
         return Waiting(f"run {run.pk} is still being simulated")
     try:  # a run under way, early on: replayed up to the player's event (no resource versions kept)
         replayed = run_replay.replay(run, seq)
     except (ManifestError, SimulationLimitError) as error:
         raise ConsoleUnavailable(str(error)) from None
-    cluster = replayed.cluster
-    return snapshot_of(cluster, [], cluster.resource_version, now=replayed.time, epoch=epoch_of(run))
+    cluster, time = replayed.cluster, replayed.time
+    demand = demand_at(replayed.simulation.demand_log, time)
+    return snapshot_of(cluster, [], cluster.resource_version, now=time, epoch=epoch_of(run), demand=demand)
 
 
 def _replayed_to_end(run: Run) -> run_states.FinishedRun | None:

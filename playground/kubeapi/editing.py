@@ -33,8 +33,14 @@ def opened(scenario: Scenario, target: EditTarget, can_edit: bool) -> dict[str, 
     shown = f"{target.kind}/{target.name}"
     line = document_line(scenario.workload_yaml, target.kind, target.namespace, target.name)
     if line is not None:
-        how = "change it there and Save: a new version" if can_edit else "read-only: fork the scenario to change it"
-        return {"edit_line": line, "note": f"{shown} opened in the Workload tab at line {line} ({how})."}
+        if can_edit:
+            how = (
+                "change it there and Save: a new version, declared from the start, not at the player's moment "
+                "as kubectl's other changes are"
+            )
+            return {"edit_line": line, "note": f"{shown} opened in the Workload tab at line {line}: {how}."}
+        note = f"{shown} shown in the Workload YAML tab at line {line} (read-only: fork the scenario to change it)."
+        return {"edit_line": line, "note": note}
     for owner in target.owners:
         kind, _, name = owner.partition("/")
         owner_line = document_line(scenario.workload_yaml, kind, target.namespace, name)

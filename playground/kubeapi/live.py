@@ -27,6 +27,7 @@ from playground import run_replay, run_state_builder, run_states, runs
 from playground.models import Run, Scenario, ScenarioVersion
 from playground.scenarios import snapshot
 from scheduler_core.kubeapi import status
+from scheduler_core.kubeapi.metrics import demand_at
 from scheduler_core.kubeapi.objects import ApiSnapshot, base_version, snapshot_of
 
 RETRY_AFTER_SECONDS = 1
@@ -147,6 +148,7 @@ def frame_snapshot(run: Run, kept: run_states.FinishedRun, frame: int, *, now: f
             while len(_snapshots) > MAX_SNAPSHOTS:
                 _snapshots.popitem(last=False)
     cached.now, cached.epoch = now, epoch  # the same frame read a moment later: ages go on
+    cached.demand = demand_at(kept.demand_log, now)
     return cached
 
 

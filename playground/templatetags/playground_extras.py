@@ -62,3 +62,9 @@ def max_import_file_bytes() -> int:
 def node_tile(card: dict[str, Any]) -> str:
     """The card's compact tile, rendered once for what it shows (playground/tile_html.py)."""
     return mark_safe(tile_html(card))  # the template's own output, escaped there
+
+
+@register.filter
+def is_error_text(stderr: str | None) -> bool:
+    """kubectl's errors start so; other stderr lines ("No resources found") are information."""
+    return bool(stderr) and str(stderr).startswith(("error", "Error"))

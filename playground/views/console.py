@@ -2,8 +2,10 @@
 (for someone who may edit) a write made a timeline action there, as the Act form makes one; and
 the console's tab completion."""
 
+import bisect
 import math
 import random
+from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
@@ -14,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from playground import acting, board, ratelimit
 from playground.broadcast import notify_scenario_changed
-from playground.forms import ConsoleForm, ConsoleRequest
+from playground.forms import MAX_CONSOLE_LINE_CHARS, ConsoleForm, ConsoleRequest
 from playground.kubeapi import console as web_console
 from playground.kubeapi import editing, live
 from playground.kubeapi.tokens import USERS, Access
@@ -29,7 +31,7 @@ from scheduler_core.kubeapi.objects import ApiSnapshot, snapshot_of
 from scheduler_core.kubectl import completion
 from scheduler_core.kubectl import console as kubectl
 from scheduler_core.kubectl.flags import CommandError, UsageError
-from scheduler_core.kubectl.watching import watched_rows
+from scheduler_core.kubectl.following import followed
 from scheduler_core.store.cluster import Cluster
 
 MAX_FILE_BYTES = MAX_WORKLOAD_BYTES  # what `-f` may send: a scenario's whole workload is no bigger
@@ -43,36 +45,65 @@ def console_command(request: HttpRequest, slug: str) -> HttpResponse:
     started a run or moved the scenario on)."""
     scenario = get_object_or_404(Scenario, slug=slug)
     asked = ConsoleForm.of(request.POST)
-    asked = ConsoleRequest(asked.line.strip(), asked.run, asked.seq, asked.version)
+    asked = replace(asked, line=asked.line.strip())
     can_edit = bool(editor_secret(request, scenario))
     entry: dict[str, Any] = {"scenario": scenario, "line": asked.line, "asked": asked}
+    if len(request.POST.get("line", "")) > MAX_CONSOLE_LINE_CHARS:  # refused whole, never cut short
+        entry["stderr"] = f"error: the command is longer than {MAX_CONSOLE_LINE_CHARS:,} characters\n"
+        return _entry(request, entry)
     if not asked.line:
         return _entry(request, entry)
-    run, started = _run_of(scenario, asked)
-    entry["asked"] = asked = ConsoleRequest(asked.line, run.pk, asked.seq, asked.version)
-    panel = _panel(scenario, run, can_edit) if started else None  # the page shows the run read
-    try:
-        found = web_console.snapshot_at(run, asked.seq)
-    except web_console.ConsoleUnavailable as error:
-        entry["stderr"] = f"error: run {run.pk} cannot be read: {error}\n"
-        return _entry(request, entry, panel)
-    if isinstance(found, web_console.Waiting):
-        return _entry(request, entry | {"waiting": found.why}, panel, status=202)
-    entry["where"] = _where(found, asked.seq)
-    user = USERS[Access.EDIT if can_edit else Access.VIEW]
     files, too_big = _files(request)
     if too_big:
         entry["stderr"] = too_big
+        return _entry(request, entry)
+    run, started = _run_of(scenario, asked)
+    entry["asked"] = asked = replace(asked, run=run.pk)
+    panel = _panel(scenario, run, can_edit) if started else None  # the page shows the run read
+    try:
+        found = web_console.snapshot_at(run, asked.seq, asked.at)
+    except web_console.ConsoleUnavailable as error:
+        entry["stderr"] = f"error: run {run.pk} cannot be read: {error}\n"
         return _entry(request, entry, panel)
+    if isinstance(found, web_console.Waiting):  # asked again with the same line and file
+        sent = {"filename": next(iter(files), ""), "file_text": next(iter(files.values()), "")}
+        return _entry(request, entry | {"waiting": found.why} | sent, panel, status=202)
+    entry["where"] = _where(found, asked.seq, asked.at)
+    user = USERS[Access.EDIT if can_edit else Access.VIEW]
     result = kubectl.run(asked.line, found, may_write=can_edit, user=user, files=files)
-    entry |= {"stdout": result.stdout, "stderr": result.stderr}
+    if started and result.watching and not result.actions:
+        # A run the console just started plays from its start: a command that follows it starts there.
+        first = web_console.snapshot_at(run, 0)
+        if not isinstance(first, web_console.Waiting):
+            asked = entry["asked"] = replace(asked, seq=0)
+            entry["where"] = _where(first, 0, None)
+            result = kubectl.run(asked.line, first, may_write=can_edit, user=user, files=files)
+    entry |= {"stdout": result.stdout, "stderr": result.stderr, "hint": hint_for(result.stderr)}
     if result.watching:
-        entry |= {"watching": True, "watch_from": _frame_read(run, asked.seq)}
+        entry |= {"watching": True, "watch_from": _frame_read(run, asked.seq, asked.at)}
     if result.edit is not None:
         entry |= editing.opened(scenario, result.edit, can_edit)
     if result.actions:
         entry, panel = _write(request, scenario, run, found, asked, result.actions, entry)
+        if result.watching and panel is not None:  # a drain: followed on the run its change made
+            entry |= {"watch_run": panel["run"].pk, "watch_from": "", "watch_since": panel["start_at"]}
+        elif result.watching:
+            entry["watching"] = False
     return _entry(request, entry, panel)
+
+
+# Where kubectl's own error leaves a learner of the tutorials stuck, a line of the console's own.
+HINTS = {
+    "invalid taint spec": (
+        "Hint: kubectl writes a taint key=value:Effect (the tutorial's key:value:effect is its template), "
+        "the Effect one of NoSchedule, PreferNoSchedule, NoExecute: kubectl taint nodes worker1 "
+        "isgpu=true:NoSchedule; a trailing - removes it."
+    ),
+}
+
+
+def hint_for(stderr: str) -> str:
+    return next((hint for needle, hint in HINTS.items() if needle in stderr), "")
 
 
 def _files(request: HttpRequest) -> tuple[dict[str, str], str]:
@@ -95,17 +126,19 @@ def _run_of(scenario: Scenario, asked: ConsoleRequest) -> tuple[Run, bool]:
     return live.serving_run(scenario), True
 
 
-def _frame_read(run: Run, seq: int | None) -> int:
-    """The frame a read was at: the player's position, or the kept run's last."""
-    if seq is not None:
-        return seq
+def _frame_read(run: Run, seq: int | None, at: float | None) -> int:
+    """The frame a read was at (what a following command goes on from)."""
     kept = web_console.kept_run(run)
-    return len(kept.boundaries) if kept is not None and not isinstance(kept, web_console.Waiting) else 0
+    if kept is None or isinstance(kept, web_console.Waiting):
+        return seq or 0
+    return web_console.frame_read(kept, seq, at)
 
 
-def _where(found: ApiSnapshot, seq: int | None) -> str:
+def _where(found: ApiSnapshot, seq: int | None, at: float | None) -> str:
     moment = f"{found.now:g}s"
-    return f"at the run's end ({moment})" if seq is None else f"at event {seq} ({moment})"
+    if seq is not None:
+        return f"at event {seq} ({moment})"
+    return f"at {at:g}s, the last change's moment" if at is not None else f"at the run's end ({moment})"
 
 
 def _write(
@@ -168,7 +201,7 @@ def console_completion(request: HttpRequest, slug: str) -> HttpResponse:
     found = None
     if run is not None:
         try:
-            found = web_console.snapshot_at(run, asked.seq)
+            found = web_console.snapshot_at(run, asked.seq, asked.at)
         except web_console.ConsoleUnavailable:
             found = None
     if found is None or isinstance(found, web_console.Waiting):  # commands and flags still complete
@@ -186,20 +219,22 @@ def console_watch(request: HttpRequest, slug: str) -> HttpResponse:
     asked = ConsoleForm.of(request.GET)
     after = _frame(request.GET.get("after"))
     run = scenario.runs.filter(pk=asked.run).select_related("scenario", "version").first() if asked.run else None
-    if run is None or asked.seq is None or after is None:
-        return JsonResponse({"error": "the run this watch followed is gone\n", "end": True})
+    if run is None or asked.seq is None or (after is None and asked.at is None):
+        return JsonResponse({"error": "the run this command followed is gone\n", "end": True})
     try:
         frames = web_console.frames_of(run)
     except web_console.ConsoleUnavailable as error:
         return JsonResponse({"error": f"error: {error}\n", "end": True})
     if isinstance(frames, web_console.Waiting):  # asked again at the next frame
-        return JsonResponse({"rows": "", "position": after})
+        return JsonResponse({"rows": "", "position": after if after is not None else -1})
+    if after is None:  # from a change's moment: the frames before it are not this command's
+        after = bisect.bisect_left(frames.times, asked.at)
     upto = min(asked.seq, len(frames.boundaries))
     try:
-        rows = watched_rows(asked.line.strip(), frames, after, upto)
+        rows, ended = followed(asked.line.strip(), frames, after, upto) if upto > after else ("", False)
     except (CommandError, UsageError, status.ApiError) as error:
         return JsonResponse({"error": f"{getattr(error, 'message', error)}\n", "end": True})
-    return JsonResponse({"rows": rows, "position": max(after, upto)})
+    return JsonResponse({"rows": rows, "position": max(after, upto), "done": ended})
 
 
 def _frame(text: str | None) -> int | None:

@@ -1,4 +1,5 @@
-"""The admission chain a simulated API server runs on every create, in upstream's order.
+"""The admission chain a simulated API server runs on every create, in upstream's order (but for
+ServiceAccount's place: see default_chain).
 
 Each admission function takes the object and the cluster and returns the object (possibly changed)
 or raises AdmissionError with the API server's message.
@@ -8,15 +9,18 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from scheduler_core.admission import limit_ranger
-from scheduler_core.admission.default_toleration_seconds import admit_default_toleration_seconds
+from scheduler_core.admission.default_toleration_seconds import default_toleration_seconds_spec
 from scheduler_core.admission.priority import admit_priority
 from scheduler_core.admission.resource_quota import KIND_RESOURCES, check_request
+from scheduler_core.admission.service_account import admit_service_account
+from scheduler_core.admission.spec_memo import SpecMemo
 from scheduler_core.api.pod_conditions import (
     POD_SCHEDULED,
     SCHEDULING_GATED,
     SCHEDULING_GATED_MESSAGE,
     condition_of,
 )
+from scheduler_core.api.pod_defaults import default_pod_spec
 from scheduler_core.api.types import Pod, PodCondition, PriorityClass
 from scheduler_core.api.workloads import LimitRange, ResourceQuota
 from scheduler_core.store.cluster import Cluster, StoredObject, type_name
@@ -24,11 +28,37 @@ from scheduler_core.store.cluster import Cluster, StoredObject, type_name
 Admission = Callable[[StoredObject, Cluster], StoredObject]
 
 
-def priority(obj: StoredObject, cluster: Cluster) -> StoredObject:
-    if not isinstance(obj, Pod):
-        return obj
-    classes: dict[str, PriorityClass] = {pc.metadata.name: pc for pc in cluster.objects(PriorityClass)}
-    return admit_priority(obj, classes)
+def pod_defaults(memo: SpecMemo) -> Admission:
+    """Not a plugin: SetDefaults_Pod, which the API server applies as it decodes a pod. The parser
+    applies it to a pod it reads; a controller's pod, built from its template (which SetDefaults_Pod
+    leaves alone), gets it here."""
+
+    def admit(obj: StoredObject, cluster: Cluster) -> StoredObject:
+        if not isinstance(obj, Pod):
+            return obj
+        spec = memo.get(obj.spec, None, lambda: default_pod_spec(obj.spec))
+        return obj if spec is obj.spec else replace(obj, spec=spec)
+
+    return admit
+
+
+def service_account(seed: int) -> Admission:
+    """ServiceAccount, mutating; `seed` names the token volumes."""
+
+    def admit(obj: StoredObject, cluster: Cluster) -> StoredObject:
+        return admit_service_account(obj, seed) if isinstance(obj, Pod) else obj
+
+    return admit
+
+
+def priority(memo: SpecMemo) -> Admission:
+    def admit(obj: StoredObject, cluster: Cluster) -> StoredObject:
+        if not isinstance(obj, Pod):
+            return obj
+        classes: dict[str, PriorityClass] = {pc.metadata.name: pc for pc in cluster.objects(PriorityClass)}
+        return admit_priority(obj, classes, memo)
+
+    return admit
 
 
 def limit_ranger_admit(obj: StoredObject, cluster: Cluster) -> StoredObject:
@@ -38,8 +68,14 @@ def limit_ranger_admit(obj: StoredObject, cluster: Cluster) -> StoredObject:
     return limit_ranger.mutate(obj, cluster.objects(LimitRange))
 
 
-def default_toleration_seconds(obj: StoredObject, cluster: Cluster) -> StoredObject:
-    return admit_default_toleration_seconds(obj) if isinstance(obj, Pod) else obj
+def default_toleration_seconds(memo: SpecMemo) -> Admission:
+    def admit(obj: StoredObject, cluster: Cluster) -> StoredObject:
+        if not isinstance(obj, Pod):
+            return obj
+        spec = memo.get(obj.spec, None, lambda: default_toleration_seconds_spec(obj.spec))
+        return obj if spec is obj.spec else replace(obj, spec=spec)
+
+    return admit
 
 
 def scheduling_gated(obj: StoredObject, cluster: Cluster) -> StoredObject:
@@ -79,13 +115,19 @@ def resource_quota(obj: StoredObject, cluster: Cluster) -> StoredObject:
     return obj
 
 
-def default_chain() -> list[Admission]:
-    # Upstream's order (pkg/kubeapiserver/options/plugins.go): every mutating plugin, then object
-    # validation, then every validating plugin.
+def default_chain(seed: int = 0) -> list[Admission]:
+    # Upstream's order (pkg/kubeapiserver/options/plugins.go): defaulting as the object is decoded,
+    # every mutating plugin, then object validation, then every validating plugin. One exception:
+    # ServiceAccount runs after Priority and DefaultTolerationSeconds, not before them. The three
+    # change different fields and the engine's ServiceAccount refuses nothing, so no outcome shows
+    # the order; but its volume is the pod's own, and run last it lets the pods of one template
+    # share what the others make of the template's spec (SpecMemo).
     return [
+        pod_defaults(SpecMemo()),
         limit_ranger_admit,
-        priority,
-        default_toleration_seconds,
+        priority(SpecMemo()),
+        default_toleration_seconds(SpecMemo()),
+        service_account(seed),
         scheduling_gated,
         pod_validation,
         limit_ranger_validate,
@@ -93,8 +135,9 @@ def default_chain() -> list[Admission]:
     ]
 
 
-def install(cluster: Cluster, chain: list[Admission] | None = None) -> None:
-    for admit in chain if chain is not None else default_chain():
+def install(cluster: Cluster, chain: list[Admission] | None = None, *, seed: int = 0) -> None:
+    """The chain (default: default_chain(seed), `seed` being the run's) on the store's creates."""
+    for admit in chain if chain is not None else default_chain(seed):
         cluster.admission.append(_bound(admit, cluster))
 
 

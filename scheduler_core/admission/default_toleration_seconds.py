@@ -9,7 +9,7 @@ empty, and its effect NoExecute or empty; the operator and value are not looked 
 
 from dataclasses import replace
 
-from scheduler_core.api.types import NO_EXECUTE, Pod, Toleration
+from scheduler_core.api.types import NO_EXECUTE, Pod, PodSpec, Toleration
 
 TAINT_NODE_NOT_READY = "node.kubernetes.io/not-ready"
 TAINT_NODE_UNREACHABLE = "node.kubernetes.io/unreachable"
@@ -22,7 +22,13 @@ def _covers(toleration: Toleration, key: str) -> bool:
 
 
 def admit_default_toleration_seconds(pod: Pod) -> Pod:
-    tolerations = pod.spec.tolerations
+    spec = default_toleration_seconds_spec(pod.spec)
+    return pod if spec is pod.spec else replace(pod, spec=spec)
+
+
+def default_toleration_seconds_spec(spec: PodSpec) -> PodSpec:
+    """The spec with the tolerations it lacks; `spec` itself when it lacks none."""
+    tolerations = spec.tolerations
     added: list[Toleration] = []
     for key, seconds in (
         (TAINT_NODE_NOT_READY, DEFAULT_NOT_READY_TOLERATION_SECONDS),
@@ -31,5 +37,5 @@ def admit_default_toleration_seconds(pod: Pod) -> Pod:
         if not any(_covers(toleration, key) for toleration in tolerations):
             added.append(Toleration(key=key, operator="Exists", effect=NO_EXECUTE, toleration_seconds=seconds))
     if not added:
-        return pod
-    return replace(pod, spec=replace(pod.spec, tolerations=(*tolerations, *added)))
+        return spec
+    return replace(spec, tolerations=(*tolerations, *added))

@@ -7,6 +7,7 @@ engine does not know are reported, not dropped (kubectl's strict field validatio
 
 import re
 from collections.abc import Iterator, Mapping
+from datetime import date
 from typing import Any
 
 from scheduler_core.api import quantity
@@ -195,6 +196,16 @@ class Fields:
             result[name] = amount
         return result
 
+    def plain_object(self, key: str) -> dict[str, Any] | None:
+        """An object kept as declared (a volume's source, a security context): a copy in plain
+        dicts, lists and scalars, without the reader's line marks."""
+        mapping = self.object(key)
+        return None if mapping is None else plain_json(mapping.data)
+
+    def optional_boolean(self, key: str) -> bool | None:
+        """A *bool field: None when absent, which the API tells from false."""
+        return self.boolean(key) if self.has(key) else None
+
     def _list(self, key: str) -> list[Any]:
         value = self.data.get(key)
         if value is None:
@@ -202,6 +213,17 @@ class Fields:
         if not isinstance(value, list):
             raise self.error(key, f"must be a list, not {_describe(value)}")
         return value
+
+
+def plain_json(value: Any) -> Any:
+    """`value` as plain JSON data: mappings to dicts (string keys), lists to lists, scalars as they are."""
+    if isinstance(value, Mapping):
+        return {str(key): plain_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain_json(item) for item in value]
+    if isinstance(value, date):  # YAML 1.1 reads an unquoted 2024-01-02 as a date: the text it was
+        return value.isoformat()
+    return value
 
 
 def int32_overflow(value: int, go_struct: str, path: str) -> str:

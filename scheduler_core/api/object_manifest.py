@@ -8,7 +8,10 @@ Conventions:
 
 - Fields the API omits when empty (omitempty) are omitted; fields the API server defaults and the
   engine keeps are written (replicas, strategy, restartPolicy, schedulerName...). A field the
-  engine does not keep is not invented (a volume's source, a probe's handler, clusterIP, resourceVersion).
+  engine does not keep is not invented (a container's lifecycle hooks, clusterIP, resourceVersion).
+  A pod spec's and its containers' fields that nothing in the engine reads (probes' handlers,
+  environment, mounts, volume sources, the service account...) are written by
+  api/pod_details_manifest.py.
   Pointer fields a controller sets on every status write are written at 0 too (a Job's ready and
   terminating, a StatefulSet's collisionCount); docs/upstream/workload-status.md has the rules.
 - Times are RFC 3339 in UTC (manifest_writer.format_timestamp): simulated second 0 is
@@ -41,6 +44,16 @@ from scheduler_core.api.manifest_writer import (
 )
 from scheduler_core.api.node_conditions import node_conditions
 from scheduler_core.api.pod_conditions import conditions_of
+from scheduler_core.api.pod_details_manifest import (
+    container_environment,
+    container_head,
+    container_mounts,
+    container_tail,
+    host_fields,
+    probe_manifest,
+    service_account_fields,
+    volume_manifest,
+)
 from scheduler_core.api.qos import qos_class
 from scheduler_core.api.quantity import CPU_RESOURCES, format_decimal_si, format_milli_cpu, format_quantity
 from scheduler_core.api.types import (
@@ -63,11 +76,9 @@ from scheduler_core.api.types import (
     PodDisruptionBudget,
     PodSpec,
     PriorityClass,
-    Probe,
     ResourceRequirements,
     Taint,
     TopologySpreadConstraint,
-    Volume,
 )
 from scheduler_core.api.workloads import (
     CronJob,
@@ -232,21 +243,26 @@ def _envelope(obj: Stored, generation: int | None = None, **parts: Any) -> Manif
 
 
 def pod_spec_manifest(spec: PodSpec) -> Manifest:
+    details = spec.details
     return _compact(
         {
-            "volumes": _list(_volume(volume) for volume in spec.volumes),
+            "volumes": _list(volume_manifest(volume) for volume in spec.volumes),
             "initContainers": _list(_container(container) for container in spec.init_containers),
             "containers": [_container(container) for container in spec.containers],
             "restartPolicy": spec.restart_policy,
             "terminationGracePeriodSeconds": spec.termination_grace_period_seconds,
+            "dnsPolicy": details.dns_policy,
             "nodeSelector": _strings(spec.node_selector),
+            **service_account_fields(details),
             "nodeName": spec.node_name or None,
             "hostNetwork": spec.host_network or None,
+            **host_fields(details),
             "affinity": _affinity(spec.affinity),
             "schedulerName": spec.scheduler_name or None,
             "tolerations": _list(toleration_manifest(toleration) for toleration in spec.tolerations),
             "priorityClassName": spec.priority_class_name or None,
             "priority": spec.priority,
+            "enableServiceLinks": details.enable_service_links,
             "preemptionPolicy": spec.preemption_policy,
             "overhead": _quantities(spec.overhead),
             "topologySpreadConstraints": _list(_spread(c) for c in spec.topology_spread_constraints),
@@ -257,21 +273,20 @@ def pod_spec_manifest(spec: PodSpec) -> Manifest:
     )
 
 
-def _volume(volume: Volume) -> Manifest:
-    # Only a claim is kept of a volume's source; other volumes are written with their name.
-    claim = {"claimName": volume.persistent_volume_claim} if volume.persistent_volume_claim else None
-    return _compact({"name": volume.name, "persistentVolumeClaim": claim})
-
-
 def _container(container: Container) -> Manifest:
     return _compact(
         {
             "name": container.name,
             "image": container.image or None,
+            **container_head(container),
             "ports": _list(_port(port) for port in container.ports),
+            **container_environment(container),
             "resources": _requirements(container.resources),
             "restartPolicy": container.restart_policy,
-            "readinessProbe": _probe(container.readiness_probe),
+            "volumeMounts": container_mounts(container),
+            "livenessProbe": probe_manifest(container.details.liveness_probe),
+            "readinessProbe": probe_manifest(container.readiness_probe),
+            **container_tail(container),
         }
     )
 
@@ -290,19 +305,6 @@ def _port(port: ContainerPort) -> Manifest:
 
 def _requirements(resources: ResourceRequirements) -> Manifest:
     return _compact({"limits": _quantities(resources.limits), "requests": _quantities(resources.requests)})
-
-
-def _probe(probe: Probe | None) -> Manifest | None:
-    if probe is None:
-        return None
-    return _compact(
-        {
-            "initialDelaySeconds": probe.initial_delay_seconds or None,
-            "periodSeconds": probe.period_seconds,
-            "successThreshold": probe.success_threshold,
-            "failureThreshold": probe.failure_threshold,
-        }
-    )
 
 
 def _spread(constraint: TopologySpreadConstraint) -> Manifest:

@@ -9,7 +9,9 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from scheduler_core.api.fields import Fields
+from scheduler_core.api.parse_pod_details import parse_container_details, parse_pod_details, parse_probe, parse_volume
 from scheduler_core.api.pod_conditions import WRITTEN_POD_CONDITIONS
+from scheduler_core.api.pod_defaults import default_pod_spec
 from scheduler_core.api.types import (
     Affinity,
     Container,
@@ -39,12 +41,10 @@ from scheduler_core.api.types import (
     PodStatus,
     PreferredSchedulingTerm,
     PriorityClass,
-    Probe,
     ResourceRequirements,
     Taint,
     Toleration,
     TopologySpreadConstraint,
-    Volume,
     WeightedPodAffinityTerm,
 )
 from scheduler_core.api.validation import (
@@ -82,12 +82,6 @@ CONTAINER_FIELDS = frozenset(
         "ports", "readinessProbe", "resizePolicy", "resources", "restartPolicy", "restartPolicyRules",
         "securityContext", "startupProbe", "stdin", "stdinOnce", "terminationMessagePath",
         "terminationMessagePolicy", "tty", "volumeDevices", "volumeMounts", "workingDir",
-    }
-)  # fmt: skip
-PROBE_FIELDS = frozenset(
-    {
-        "exec", "failureThreshold", "grpc", "httpGet", "initialDelaySeconds", "periodSeconds",
-        "successThreshold", "tcpSocket", "terminationGracePeriodSeconds", "timeoutSeconds",
     }
 )  # fmt: skip
 POD_STATUS_FIELDS = frozenset(
@@ -412,18 +406,6 @@ def _resource_requirements(fields: Fields | None) -> ResourceRequirements:
     return ResourceRequirements(requests=requests, limits=limits)
 
 
-def _probe(fields: Fields | None) -> Probe | None:
-    if fields is None:
-        return None
-    fields.reject_unknown(PROBE_FIELDS)
-    return Probe(
-        initial_delay_seconds=fields.int32("initialDelaySeconds", "Probe", 0, minimum=0) or 0,
-        period_seconds=fields.int32("periodSeconds", "Probe", 10, minimum=1) or 10,
-        success_threshold=fields.int32("successThreshold", "Probe", 1, minimum=1) or 1,
-        failure_threshold=fields.int32("failureThreshold", "Probe", 3, minimum=1) or 3,
-    )
-
-
 def parse_container(fields: Fields, *, init: bool) -> Container:
     fields.reject_unknown(CONTAINER_FIELDS)
     name = _required_str(fields, "name")
@@ -442,13 +424,15 @@ def parse_container(fields: Fields, *, init: bool) -> Container:
     restart_policy = fields.one_of("restartPolicy", ("Always",)) if init else None
     if not init and fields.has("restartPolicy"):
         fields.one_of("restartPolicy", ("Always", "Never", "OnFailure"))
+    image = fields.string("image")
     return Container(
         name=name,
-        image=fields.string("image"),
+        image=image,
         resources=_resource_requirements(fields.object("resources")),
         ports=tuple(ports),
         restart_policy=restart_policy,
-        readiness_probe=_probe(fields.object("readinessProbe")),
+        readiness_probe=parse_probe(fields.object("readinessProbe")),
+        details=parse_container_details(fields, image),
     )
 
 
@@ -486,7 +470,8 @@ def parse_topology_spread_constraint(fields: Fields) -> TopologySpreadConstraint
     )
 
 
-def parse_pod_spec(parent: Fields, key: str = "spec") -> PodSpec:
+def parse_pod_spec(parent: Fields, key: str = "spec", *, pod: bool = False) -> PodSpec:
+    """A pod's spec (`pod`) or a pod template's, which SetDefaults_Pod leaves alone."""
     fields = parent.object(key)
     if fields is None:
         raise parent.error(key, "Required value")
@@ -497,14 +482,7 @@ def parse_pod_spec(parent: Fields, key: str = "spec") -> PodSpec:
     _no_duplicate_names(fields, "containers", containers)
     init_containers = tuple(parse_container(item, init=True) for item in fields.objects("initContainers"))
     _no_duplicate_names(fields, "initContainers", init_containers)
-    volumes = []
-    for volume in fields.objects("volumes"):
-        claim = volume.object("persistentVolumeClaim")
-        volumes.append(
-            Volume(
-                name=_required_str(volume, "name"), persistent_volume_claim=claim.string("claimName") if claim else ""
-            )
-        )
+    volumes = tuple(parse_volume(volume) for volume in fields.objects("volumes"))
     pod_resources = fields.object("resources")
     grace = fields.integer("terminationGracePeriodSeconds", 30, minimum=0)
     return PodSpec(
@@ -526,9 +504,10 @@ def parse_pod_spec(parent: Fields, key: str = "spec") -> PodSpec:
         restart_policy=fields.one_of("restartPolicy", ("Always", "OnFailure", "Never"), default="Always") or "Always",
         termination_grace_period_seconds=30 if grace is None else grace,
         host_network=fields.boolean("hostNetwork"),
-        volumes=tuple(volumes),
+        volumes=volumes,
         scheduling_gates=tuple(_required_str(gate, "name") for gate in fields.objects("schedulingGates")),
         resource_claims=tuple(_required_str(claim, "name") for claim in fields.objects("resourceClaims")),
+        details=parse_pod_details(fields, pod=pod),
     )
 
 
@@ -573,10 +552,11 @@ def parse_pod_status(fields: Fields | None) -> PodStatus:
 
 
 def parse_pod(fields: Fields) -> Pod:
+    """A pod, with the defaults the API server gives a pod and not a template (SetDefaults_Pod)."""
     fields.reject_unknown({"apiVersion", "kind", "metadata", "spec", "status"})
     return Pod(
         metadata=parse_metadata(fields, namespaced=True),
-        spec=parse_pod_spec(fields),
+        spec=default_pod_spec(parse_pod_spec(fields, pod=True)),
         status=parse_pod_status(fields.object("status")),
     )
 

@@ -8,6 +8,7 @@ reads them (MilliValue for CPU, Value otherwise).
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 # Canonical resource names (k8s.io/api/core/v1).
 CPU = "cpu"
@@ -16,6 +17,7 @@ EPHEMERAL_STORAGE = "ephemeral-storage"
 PODS = "pods"
 
 ResourceList = Mapping[str, int]
+IntOrString = int | str
 EMPTY: Mapping[str, str] = MappingProxyType({})
 NO_RESOURCES: ResourceList = MappingProxyType({})
 
@@ -205,12 +207,147 @@ class ResourceRequirements:
     limits: ResourceList = NO_RESOURCES
 
 
+# A field added after pod templates were first hashed (controllers/naming.template_hash) enters a
+# template's hash only when it differs from its default: the pods of a template that declares none
+# of it keep their names.
+HASHED_WHEN_SET_KEY = "hashed_when_set"
+HASHED_WHEN_SET: Mapping[str, bool] = MappingProxyType({HASHED_WHEN_SET_KEY: True})
+
+
+@dataclass(frozen=True, slots=True)
+class ExecAction:
+    command: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HTTPHeader:
+    name: str
+    value: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HTTPGetAction:
+    port: IntOrString
+    path: str = "/"  # SetDefaults_HTTPGetAction
+    host: str = ""
+    scheme: str = "HTTP"  # SetDefaults_HTTPGetAction
+    http_headers: tuple[HTTPHeader, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TCPSocketAction:
+    port: IntOrString
+    host: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GRPCAction:
+    port: int
+    service: str = ""  # declaratively defaulted to ""
+
+
+ProbeHandler = ExecAction | HTTPGetAction | TCPSocketAction | GRPCAction
+
+
 @dataclass(frozen=True, slots=True)
 class Probe:
+    """A container probe with SetDefaults_Probe's defaults. The kubelet reads a readiness probe's
+    timings; the handler is kept for the API (no probe is ever run)."""
+
     initial_delay_seconds: int = 0
     period_seconds: int = 10
     success_threshold: int = 1
     failure_threshold: int = 3
+    timeout_seconds: int = field(default=1, metadata=HASHED_WHEN_SET)
+    handler: ProbeHandler | None = field(default=None, metadata=HASHED_WHEN_SET)  # None: declared without one
+    termination_grace_period_seconds: int | None = field(default=None, metadata=HASHED_WHEN_SET)
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigMapKeySelector:
+    name: str
+    key: str
+    optional: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SecretKeySelector:
+    name: str
+    key: str
+    optional: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectFieldSelector:
+    field_path: str
+    api_version: str = "v1"  # SetDefaults_ObjectFieldSelector
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceFieldSelector:
+    resource: str
+    container_name: str = ""
+    divisor: str = "0"  # a Quantity as declared; its zero value is written "0"
+
+
+EnvVarSource = ObjectFieldSelector | ResourceFieldSelector | ConfigMapKeySelector | SecretKeySelector
+
+
+@dataclass(frozen=True, slots=True)
+class EnvVar:
+    name: str
+    value: str = ""
+    value_from: EnvVarSource | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EnvFromSource:
+    """One envFrom entry: a ConfigMap's (configMapRef) or a Secret's (secretRef) keys."""
+
+    kind: str  # "configMapRef" or "secretRef"
+    name: str
+    optional: bool | None = None
+    prefix: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class VolumeMount:
+    name: str
+    mount_path: str
+    read_only: bool = False
+    sub_path: str = ""
+    sub_path_expr: str = ""
+    mount_propagation: str | None = None
+    recursive_read_only: str | None = None
+
+
+# SetDefaults_Container's values (k8s.io/api/core/v1 TerminationMessagePathDefault, TerminationMessageReadFile).
+TERMINATION_MESSAGE_PATH = "/dev/termination-log"
+TERMINATION_MESSAGE_READ_FILE = "File"
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerDetails:
+    """What a container declares that neither the scheduler nor a controller reads: kept apart from
+    the fields they do read so that they never walk it, and written back as the API shows it."""
+
+    command: tuple[str, ...] = ()
+    args: tuple[str, ...] = ()
+    working_dir: str = ""
+    env_from: tuple[EnvFromSource, ...] = ()
+    env: tuple[EnvVar, ...] = ()
+    volume_mounts: tuple[VolumeMount, ...] = ()
+    liveness_probe: Probe | None = None
+    startup_probe: Probe | None = None
+    termination_message_path: str = TERMINATION_MESSAGE_PATH
+    termination_message_policy: str = TERMINATION_MESSAGE_READ_FILE
+    # "" is SetDefaults_Container's choice for the image (api/pod_defaults.image_pull_policy); the
+    # parser keeps a declared policy only where it differs from that choice.
+    image_pull_policy: str = ""
+    security_context: Mapping[str, Any] | None = None  # as declared (plain JSON data)
+
+
+NO_CONTAINER_DETAILS = ContainerDetails()
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +358,7 @@ class Container:
     ports: tuple[ContainerPort, ...] = ()
     restart_policy: str | None = None  # "Always" on an init container makes it a sidecar
     readiness_probe: Probe | None = None
+    details: ContainerDetails = field(default=NO_CONTAINER_DETAILS, metadata=HASHED_WHEN_SET)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +371,28 @@ class TopologySpreadConstraint:
     node_affinity_policy: str | None = None  # Honor (default) or Ignore
     node_taints_policy: str | None = None  # Ignore (default) or Honor
     match_label_keys: tuple[str, ...] = ()
+
+
+# SetDefaults_PodSpec's DNS policy; the ServiceAccount admission plugin's account.
+DNS_CLUSTER_FIRST = "ClusterFirst"
+DEFAULT_SERVICE_ACCOUNT = "default"
+
+
+@dataclass(frozen=True, slots=True)
+class PodDetails:
+    """What a pod spec declares that neither the scheduler nor a controller reads (the pod's
+    ContainerDetails), with the API server's defaults."""
+
+    service_account_name: str = ""  # the ServiceAccount admission plugin names "default" on a pod
+    automount_service_account_token: bool | None = None
+    dns_policy: str = DNS_CLUSTER_FIRST
+    enable_service_links: bool | None = None  # SetDefaults_Pod makes it true on a pod, not in a template
+    security_context: Mapping[str, Any] = field(default_factory=dict)  # PodSecurityContext as declared
+    hostname: str = ""
+    subdomain: str = ""
+
+
+NO_POD_DETAILS = PodDetails()
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,12 +416,17 @@ class PodSpec:
     volumes: tuple["Volume", ...] = ()
     scheduling_gates: tuple[str, ...] = ()
     resource_claims: tuple[str, ...] = ()  # names of spec.resourceClaims entries
+    details: PodDetails = field(default=NO_POD_DETAILS, metadata=HASHED_WHEN_SET)
 
 
 @dataclass(frozen=True, slots=True)
 class Volume:
     name: str
     persistent_volume_claim: str = ""  # claimName, when the volume is a PVC
+    # The volume's source as declared, with the API server's defaults (plain JSON data, one key:
+    # {"configMap": {...}}); None for a claim's bare {claimName} or, without a claim, emptyDir {}.
+    # The scheduler reads only persistent_volume_claim.
+    source: Mapping[str, Any] | None = field(default=None, metadata=HASHED_WHEN_SET)
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,9 +595,6 @@ class PriorityClass:
     preemption_policy: str = "PreemptLowerPriority"
     description: str = ""
     kind = "PriorityClass"
-
-
-IntOrString = int | str
 
 
 @dataclass(frozen=True, slots=True)

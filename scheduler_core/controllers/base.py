@@ -40,6 +40,9 @@ class Context(Protocol):
     rng: random.Random
     options: SimulationOptions
     workload_demand: dict[str, float]  # "Kind/namespace/name" -> total CPU demand in millicores (set-utilization)
+    # Every change of a demand, in order: (time, key, millicores), for what metrics-server would
+    # report at a moment after the run (kubectl top).
+    demand_log: list[tuple[float, str, float]]
 
     @property
     def now(self) -> float: ...

@@ -1078,7 +1078,9 @@ class HorizontalPodAutoscalerController:
             )
         percent = int(action.args["cpu"])
         requested = self._requested_cpu(workload, namespace)
-        self.ctx.workload_demand[workload_key(kind, namespace, name)] = percent * requested / 100
+        key, demand = workload_key(kind, namespace, name), percent * requested / 100
+        self.ctx.workload_demand[key] = demand
+        self.ctx.demand_log.append((self.ctx.now, key, demand))
         self._wake_targeting(kind, namespace, name)
 
     def _requested_cpu(self, workload: ScaleTarget, namespace: str) -> int:

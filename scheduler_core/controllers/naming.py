@@ -9,8 +9,9 @@ import json
 import random
 from typing import Any
 
-ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789"
-GENERATED_SUFFIX_LENGTH = 5
+from scheduler_core.api.generated_names import ALPHANUMS, GENERATED_SUFFIX_LENGTH
+from scheduler_core.api.types import HASHED_WHEN_SET_KEY
+
 MAX_GENERATED_NAME_LENGTH = 63 - GENERATED_SUFFIX_LENGTH
 
 
@@ -46,9 +47,14 @@ def template_hash(template: Any, collision_count: int = 0) -> str:
 
 def _plain(value: Any) -> Any:
     """Dataclasses, mappings and tuples to JSON-able data, for hashing. A dataclass' derived fields
-    (init=False, such as a requirement's value set) are not content: the hash leaves them out."""
+    (init=False, such as a requirement's value set) are not content: the hash leaves them out, and
+    a field marked HASHED_WHEN_SET only counts when it is not at its default."""
     if hasattr(value, "__dataclass_fields__"):
-        return {name: _plain(getattr(value, name)) for name, spec in value.__dataclass_fields__.items() if spec.init}
+        return {
+            name: _plain(getattr(value, name))
+            for name, spec in value.__dataclass_fields__.items()
+            if spec.init and not (spec.metadata.get(HASHED_WHEN_SET_KEY) and getattr(value, name) == spec.default)
+        }
     if isinstance(value, dict) or hasattr(value, "items"):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

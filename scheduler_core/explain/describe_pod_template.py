@@ -1,18 +1,19 @@
 """A workload's pod template as `kubectl describe` shows it (DescribePodTemplate in
-k8s.io/kubectl/pkg/describe): its labels and annotations, each container's image, ports and
-resources, its volumes, topology spread constraints, priority class, node selector and tolerations.
+k8s.io/kubectl/pkg/describe): its labels and annotations, service account, each container's image,
+ports and resources, its volumes, topology spread constraints, priority class, node selector and
+tolerations.
 
-Only what the engine keeps of a template is shown: it keeps no container command, environment,
-volume mounts or probe handlers, so a container prints as kubectl prints one without them
-(Environment and Mounts <none>, no probe lines); of a volume's source it keeps only a claim's name
-(ReadOnly prints as its default, false), so other volumes print as kubectl prints a source it does
-not know. The engine defaults a container's requests to its limits in a template as the API server
-does in a pod.
+The fields above are the page's; the text (describe_pod_template_text.py) prints the containers
+and volumes from the template as the API serves it (`spec`), with their commands, probes,
+environment and mounts, as it prints a pod's (describe_pod_text.py). The engine defaults a
+container's requests to its limits in a template as the API server does in a pod.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
+from scheduler_core.api.object_manifest import pod_spec_manifest
 from scheduler_core.api.quantity import format_quantity
 from scheduler_core.api.types import Container, ContainerPort, Toleration, TopologySpreadConstraint
 from scheduler_core.api.workloads import PodTemplateSpec
@@ -47,6 +48,8 @@ class PodTemplateDescription:
     priority_class_name: str
     node_selectors: list[tuple[str, str]]
     tolerations: list[str]  # "key=value:NoSchedule for 300s", by key
+    service_account: str = ""
+    spec: Mapping[str, Any] = field(default_factory=dict)  # the template's spec as the API serves it
 
 
 def pod_template_description(template: PodTemplateSpec) -> PodTemplateDescription:
@@ -64,6 +67,8 @@ def pod_template_description(template: PodTemplateSpec) -> PodTemplateDescriptio
         priority_class_name=spec.priority_class_name,
         node_selectors=sorted_labels(spec.node_selector),
         tolerations=[toleration_text(t) for t in sorted(spec.tolerations, key=lambda t: t.key)],
+        service_account=spec.details.service_account_name,
+        spec=pod_spec_manifest(spec),
     )
 
 

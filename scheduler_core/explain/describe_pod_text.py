@@ -5,11 +5,11 @@ tabwriter.
 
 kubectl describes the pod the API returns, so this reads the same manifest the API serves
 (api/object_manifest.py, timestamps from `epoch` as kubeapi's ApiSnapshot writes them) and prints
-what kubectl prints of it: a field the engine does not keep is absent there, and prints as kubectl
-prints it absent (no hostIP: `Node: worker1/`; no pod IP: `IP:` empty and `IPs: <none>`; a
-container status without containerID or imageID: those lines empty; no serviceAccountName: no
-Service Account line; a probe without a handler or timeoutSeconds: `unknown delay=0s timeout=0s
-...`).
+what kubectl prints of it: the service account, probes, command, environment, mounts and volumes
+as a cluster serves them; a field the engine has no value for is absent there, and prints as
+kubectl prints it absent (no hostIP: `Node: worker1/`; no pod IP: `IP:` empty and `IPs: <none>`; a
+container status without containerID or imageID: those lines empty; a probe declared without a
+handler: `unknown delay=0s timeout=1s ...`).
 
 The events are the ones `kubectl describe` finds for the pod (its name, namespace and UID), each
 row as the API serves it (kubeapi/objects.py event_manifest: the scheduler's with an eventTime and
@@ -144,7 +144,7 @@ def describe_pod_manifest(pod: Manifest, events: list[EventFields] | None, clock
         *_all_containers_lines(pod, spec, status),
         *_readiness_gate_lines(spec, status),
         *_condition_lines(status),
-        *_volume_lines(_list(spec, "volumes")),
+        *volume_lines(_list(spec, "volumes")),
         f"QoS Class:\t{status.get('qosClass') or compute_qos(spec)}",
         *listed("Node-Selectors", _pairs(_map(spec, "nodeSelector"))),
         *listed("Tolerations", tolerations_text(_list(spec, "tolerations"))),
@@ -398,13 +398,17 @@ def _all_containers_lines(pod: Manifest, spec: Manifest, status: Manifest) -> li
     return lines
 
 
-def containers_lines(title: str, containers: list[Any], statuses: list[Any], pod: Manifest) -> list[str]:
-    """describeContainers: each container with its status when the kubelet reported one."""
+def containers_lines(
+    title: str, containers: list[Any], statuses: list[Any], pod: Manifest, space: str = ""
+) -> list[str]:
+    """describeContainers: each container with its status when the kubelet reported one. A pod
+    template's (DescribePodTemplate) come with `space` before the title and their names one space
+    further in, and with no pod to resolve an environment variable's field against (`pod` {})."""
     by_name = {status.get("name"): status for status in statuses}
-    lines = [f"{title}:{'' if containers else ' <none>'}"]
+    lines = [f"{space}{title}:{'' if containers else ' <none>'}"]
     for container in containers:
         status = by_name.get(container.get("name"))
-        lines += _basic_lines(container, status)
+        lines += _basic_lines(container, status, " " if space else "")
         lines += _command_lines(container)
         if status is not None:
             lines += _state_lines(status)
@@ -417,9 +421,9 @@ def containers_lines(title: str, containers: list[Any], statuses: list[Any], pod
     return lines
 
 
-def _basic_lines(container: Manifest, status: Manifest | None) -> list[str]:
+def _basic_lines(container: Manifest, status: Manifest | None, name_indent: str) -> list[str]:
     ports = _list(container, "ports")
-    lines = [f"{LEVEL_1}{container.get('name', '')}:"]
+    lines = [f"{LEVEL_1}{name_indent}{container.get('name', '')}:"]
     if status is not None:
         lines.append(f"{LEVEL_2}Container ID:\t{status.get('containerID', '')}")
     lines.append(f"{LEVEL_2}Image:\t{container.get('image', '')}")
@@ -642,14 +646,16 @@ def _mount_lines(container: Manifest) -> list[str]:
 # ---------------------------------------------------------------------------- volumes
 
 
-def _volume_lines(volumes: list[Any]) -> list[str]:
+def volume_lines(volumes: list[Any], space: str = "") -> list[str]:
     """describeVolumes: each volume's source as kubectl words it; a source this port does not
-    know (the engine serves claims, and volumes without a source) as `<unknown>`."""
+    know as `<unknown>`. A pod template's come with `space` before the title and their names one
+    space further in."""
     if not volumes:
-        return ["Volumes:\t<none>"]
-    lines = ["Volumes:"]
+        return [f"{space}Volumes:\t<none>"]
+    lines = [f"{space}Volumes:"]
+    name_indent = " " if space else ""
     for volume in volumes:
-        lines.append(f"{LEVEL_1}{volume.get('name', '')}:")
+        lines.append(f"{LEVEL_1}{name_indent}{volume.get('name', '')}:")
         lines += _volume_source_lines(volume)
     return lines
 

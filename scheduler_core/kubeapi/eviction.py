@@ -28,6 +28,7 @@ class _TryContext:
         self.rng = random.Random(0)
         self.options = SimulationOptions()
         self.workload_demand: dict[str, float] = {}
+        self.demand_log: list[tuple[float, str, float]] = []
         self._now = now
 
     @property

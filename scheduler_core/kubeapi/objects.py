@@ -69,6 +69,8 @@ class ApiSnapshot:
     resource_version: int
     versions: dict[tuple[str, str], int]  # (kind, key) -> its last change's version
     base_version: int  # the version of an object no journal entry changed
+    # Each workload's CPU demand at `now` (kubeapi/metrics.py: what kubectl top reads).
+    demand: dict[str, float] = field(default_factory=dict)
     _events: list[ApiEvent] | None = field(default=None, repr=False)
 
     def version_of(self, kind: str, key: str) -> int:
@@ -132,12 +134,18 @@ def _implied_namespace(name: str) -> Namespace:
 
 
 def snapshot_of(
-    cluster: Cluster, journal: Sequence[Change[Any] | Event], base: int, *, now: float, epoch: float = 0.0
+    cluster: Cluster,
+    journal: Sequence[Change[Any] | Event],
+    base: int,
+    *,
+    now: float,
+    epoch: float = 0.0,
+    demand: dict[str, float] | None = None,
 ) -> ApiSnapshot:
     """The API's view of `cluster`, the store that `journal` (every change since version `base`)
     left: its versions count those changes."""
     versions, count = journal_versions(journal, base)
-    return ApiSnapshot(cluster, now, epoch, base + count, versions, base)
+    return ApiSnapshot(cluster, now, epoch, base + count, versions, base, dict(demand or {}))
 
 
 def base_version(final_version: int, journal: Sequence[Change[Any] | Event]) -> int:

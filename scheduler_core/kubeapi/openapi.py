@@ -1,17 +1,43 @@
-"""OpenAPI v3 discovery: `/openapi/v3` lists a document per group version, and each document has
-the resources' paths and operations with their `x-kubernetes-group-version-kind` and query
-parameters. kubectl reads it to learn that the server validates fields itself (the `fieldValidation`
-parameter of PATCH): then `kubectl apply` and `create` send `fieldValidation=Strict` and skip their
-client-side schema check, which would need every type's full schema. Types are not described here
-(`kubectl explain` needs them: not yet served)."""
+"""OpenAPI v3 discovery: `/openapi/v3` lists a document per group version, and each document is the
+one a v1.34 API server serves, restricted to the resources served here: upstream's path items (the
+operations with their query parameters, request and response `$ref`s, `x-kubernetes-action` and
+`x-kubernetes-group-version-kind`) and every component schema they reach, with every field.
 
+kubectl reads these to learn that the server validates fields itself (the `fieldValidation`
+parameter of PATCH: `kubectl apply` and `create` then send `fieldValidation=Strict` and skip their
+client-side check), to build strategic merge patches (`x-kubernetes-patch-strategy`), and for
+`kubectl explain`.
+
+The data (data/openapi-v3.json.gz, made by scripts/openapi_schemas.py) comes verbatim from
+kubernetes/kubernetes api/openapi-spec/v3/*.json of branch release-1.34 (the v1.34.x releases, whose
+API types are the same from v1.34.0 to v1.34.5), as kubernetes-sigs/kubectl-validate commit
+9431c46daf3fdcbdcc480134767eafdd990f8fc5 (2025-12-23) downloaded it into its
+pkg/openapiclient/builtins/1.34. The data records each upstream file's git blob id (api__v1:
+e97c10da), which `git ls-tree v1.34.5 api/openapi-spec/v3/` in a checkout confirms or refutes."""
+
+import gzip
 import hashlib
 import json
+from functools import cache
+from pathlib import Path
 from typing import Any
 
-from scheduler_core.kubeapi.resources import Resource, group_versions, resources_of
+from scheduler_core.kubeapi.resources import group_versions
 
-QUERY_PARAMETERS = ("dryRun", "fieldManager", "fieldValidation", "force", "pretty")
+DATA = Path(__file__).parent / "data" / "openapi-v3.json.gz"
+SCHEMA_REF = "#/components/schemas/"
+
+
+@cache
+def _data() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(gzip.decompress(DATA.read_bytes()))
+    return loaded
+
+
+def source() -> dict[str, Any]:
+    """Where the schemas come from: repository, release and each upstream file's git blob id."""
+    found: dict[str, Any] = _data()["source"]
+    return found
 
 
 def root(prefix: str = "") -> dict[str, Any]:
@@ -19,13 +45,14 @@ def root(prefix: str = "") -> dict[str, Any]:
     paths = {}
     for group, versions in group_versions().items():
         for version in versions:
-            key = f"apis/{group}/{version}" if group else f"api/{version}"
-            paths[key] = {"serverRelativeURL": f"{prefix}/openapi/v3/{key}?hash={_hash(group, version)}"}
+            key = _key(group, version)
+            paths[key] = {"serverRelativeURL": f"{prefix}/openapi/v3/{key}?hash={_hash(key)}"}
     return {"paths": paths}
 
 
 def group_version_document(path: str) -> dict[str, Any] | None:
-    """The document of "api/v1" or "apis/apps/v1"; None for a group version the server lacks."""
+    """The document of "api/v1" or "apis/apps/v1"; None for a group version the server lacks.
+    The same object for every call: read it, do not change it."""
     parts = path.strip("/").split("/")
     if parts[:1] == ["api"] and len(parts) == 2:
         group, version = "", parts[1]
@@ -35,43 +62,57 @@ def group_version_document(path: str) -> dict[str, Any] | None:
         return None
     if version not in group_versions().get(group, []):
         return None
-    return _document(group, version)
+    return _document(_key(group, version))
 
 
-def _document(group: str, version: str) -> dict[str, Any]:
-    paths: dict[str, Any] = {}
-    prefix = f"/apis/{group}/{version}" if group else f"/api/{version}"
-    for resource in resources_of(group, version):
-        scope = "/namespaces/{namespace}" if resource.namespaced else ""
-        gvk = {"group": group, "version": version, "kind": resource.kind}
-        paths[f"{prefix}{scope}/{resource.plural}"] = {
-            "get": _operation("list", resource, gvk),
-            "post": _operation("create", resource, gvk),
-        }
-        paths[f"{prefix}{scope}/{resource.plural}/{{name}}"] = {
-            "get": _operation("read", resource, gvk),
-            "put": _operation("replace", resource, gvk),
-            "patch": _operation("patch", resource, gvk),
-            "delete": _operation("delete", resource, gvk),
-        }
+def _key(group: str, version: str) -> str:
+    return f"apis/{group}/{version}" if group else f"api/{version}"
+
+
+@cache
+def _document(key: str) -> dict[str, Any]:
+    served = _data()["documents"][key]
+    schemas = _data()["schemas"]
+    names = _closure(_refs(served["paths"]), schemas)
+    # Upstream's key order: components, info, openapi, paths (its documents are sorted).
     return {
-        "openapi": "3.0.0",
-        "info": {"title": "Kubernetes", "version": "v1.34.0-playground"},
-        "paths": paths,
-        "components": {"schemas": {}},
+        "components": {"schemas": {name: schemas[name] for name in sorted(names)}},
+        "info": served["info"],
+        "openapi": served["openapi"],
+        "paths": served["paths"],
     }
 
 
-def _operation(action: str, resource: Resource, gvk: dict[str, str]) -> dict[str, Any]:
-    parameters = [{"name": name, "in": "query", "schema": {"type": "string"}} for name in QUERY_PARAMETERS]
-    return {
-        "operationId": f"{action}{resource.kind}",
-        "parameters": parameters,
-        "responses": {"200": {"description": "OK"}},
-        "x-kubernetes-action": {"list": "list", "read": "get"}.get(action, action),
-        "x-kubernetes-group-version-kind": gvk,
-    }
+def _refs(node: Any) -> set[str]:
+    """The component schemas a node names with `$ref`."""
+    found: set[str] = set()
+    pending = [node]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str) and ref.startswith(SCHEMA_REF):
+                found.add(ref.removeprefix(SCHEMA_REF))
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return found
 
 
-def _hash(group: str, version: str) -> str:
-    return hashlib.sha512(json.dumps(_document(group, version), sort_keys=True).encode()).hexdigest()[:64].upper()
+def _closure(roots: set[str], schemas: dict[str, Any]) -> set[str]:
+    """The schemas `roots` reach: a document is self-contained, as upstream's are."""
+    seen: set[str] = set()
+    pending = list(roots)
+    while pending:
+        name = pending.pop()
+        if name not in seen:
+            seen.add(name)
+            pending.extend(_refs(schemas[name]) - seen)
+    return seen
+
+
+@cache
+def _hash(key: str) -> str:
+    """The API server's hash of a document: clients cache a document by the URL that names it."""
+    document = json.dumps(_document(key), sort_keys=True).encode()
+    return hashlib.sha512(document).hexdigest()[:64].upper()

@@ -14,16 +14,18 @@ from scheduler_core.kubectl.names import NameError_, resolve
 
 # The commands the console carries out (others are refused with kubectl's own texts).
 COMMANDS = (
-    "annotate", "api-resources", "apply", "cordon", "create", "delete", "describe", "drain", "events", "get",
-    "label", "rollout", "scale", "set", "taint", "uncordon", "version",
+    "annotate", "api-resources", "apply", "cordon", "create", "delete", "describe", "drain", "events", "explain",
+    "get", "label", "rollout", "scale", "set", "taint", "top", "uncordon", "version",
 )  # fmt: skip
 SUBCOMMANDS = {
     "rollout": ("history", "pause", "restart", "resume", "status", "undo"),
     "set": ("image", "resources"),
+    "top": ("node", "pod"),
 }
 NODE_COMMANDS = {"cordon", "uncordon", "drain", "taint"}  # the first argument is a node (taint: `nodes` first)
 TYPED_COMMANDS = {"get", "describe", "delete", "label", "annotate", "scale", "rollout", "set"}  # TYPE NAME or TYPE/NAME
-WORKLOAD_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet")
+SCALABLE_KINDS = ("Deployment", "StatefulSet", "ReplicaSet")
+ROLLOUT_KINDS = ("Deployment", "StatefulSet", "DaemonSet")
 OUTPUT_FORMATS = ("json", "name", "wide", "yaml")
 FLAGS = {
     "": ("--namespace", "--all-namespaces"),
@@ -36,6 +38,7 @@ FLAGS = {
     "label": ("--overwrite", "--all", "--selector"),
     "annotate": ("--overwrite", "--all", "--selector"),
     "events": ("--for", "--types", "--output"),
+    "explain": ("--recursive", "--api-version"),
     "set": ("--containers", "--limits", "--requests"),
     "taint": ("--overwrite", "--all", "--selector"),
     "scale": ("--replicas", "--current-replicas"),
@@ -47,6 +50,8 @@ VALUE_FLAGS = {"-n", "--namespace", "-o", "--output", "-l", "--selector", "--fie
 
 def complete(line: str, snapshot: ApiSnapshot) -> list[str]:
     words, current = _words(line)
+    if not words and current and "kubectl".startswith(current) and current != "kubectl":
+        return ["kubectl"]  # the tutorials' lines start with it
     if words[:1] == ["kubectl"]:
         words = words[1:]
     if not words:
@@ -67,7 +72,11 @@ def complete(line: str, snapshot: ApiSnapshot) -> list[str]:
     if verb in NODE_COMMANDS:
         if verb == "taint" and not args:
             return _starting(("nodes", "node"), current)
+        if len(args) >= (2 if verb == "taint" else 1):  # the node is named: what follows is not a node
+            return []
         return _starting(_names(snapshot, resolve("nodes"), namespace), current)
+    if verb == "explain":  # TYPE[.FIELD...]: the type; no object names
+        return [] if args else _starting(_types(verb), current)
     if verb not in TYPED_COMMANDS:
         return []
     if "/" in current:  # TYPE/NAME
@@ -122,8 +131,10 @@ def _arguments(words: list[str]) -> tuple[list[str], str]:
 
 
 def _types(verb: str) -> list[str]:
-    if verb in ("scale", "rollout", "set"):
-        return sorted(r.plural for r in RESOURCES if r.kind in WORKLOAD_KINDS)
+    if verb == "scale":
+        return sorted(r.plural for r in RESOURCES if r.kind in SCALABLE_KINDS)
+    if verb in ("rollout", "set"):
+        return sorted(r.plural for r in RESOURCES if r.kind in ROLLOUT_KINDS)
     names = {r.plural for r in RESOURCES} | {short for r in RESOURCES for short in r.short_names}
     if verb == "get":
         names.add("all")
@@ -148,11 +159,8 @@ def _names(snapshot: ApiSnapshot, resource: Resource, namespace: str) -> list[st
 
 
 def _namespaces(snapshot: ApiSnapshot) -> list[str]:
-    found = {"default", "kube-system"}
-    for resource in RESOURCES:
-        if resource.namespaced and resource.kind != "Event":
-            found.update(obj.metadata.namespace for obj in snapshot.objects(resource))
-    return sorted(found)
+    """The namespaces the API lists (the declared ones, the system ones, and every one in use)."""
+    return sorted(namespace.metadata.name for namespace in snapshot.objects(resolve("namespaces")))
 
 
 def _starting(candidates: tuple[str, ...] | list[str], prefix: str) -> list[str]:

@@ -15,14 +15,19 @@ from typing import Any
 import yaml
 
 from scheduler_core.api.manifest_writer import format_timestamp, timestamps_from
-from scheduler_core.api.types import Node, Pod
-from scheduler_core.api.workloads import Deployment, ReplicaSet
+from scheduler_core.api.types import Node, Pod, PodDisruptionBudget
+from scheduler_core.api.workloads import DaemonSet, Deployment, ReplicaSet, Service, StatefulSet
 from scheduler_core.controllers.deployment_util import revision
+from scheduler_core.explain.describe_daemon_set_text import daemon_set_text
 from scheduler_core.explain.describe_deployment import describe_deployment
 from scheduler_core.explain.describe_deployment_text import deployment_text
 from scheduler_core.explain.describe_node import describe_node
 from scheduler_core.explain.describe_node_text import node_text
+from scheduler_core.explain.describe_pod_disruption_budget_text import pod_disruption_budget_text
 from scheduler_core.explain.describe_pod_text import pod_text
+from scheduler_core.explain.describe_replica_set_text import replica_set_text
+from scheduler_core.explain.describe_service_text import service_text
+from scheduler_core.explain.describe_stateful_set_text import stateful_set_text
 from scheduler_core.explain.tabwriter import tabbed
 from scheduler_core.kubeapi import discovery, reads, status
 from scheduler_core.kubeapi.objects import ApiSnapshot
@@ -31,10 +36,13 @@ from scheduler_core.kubeapi.status import qualified
 from scheduler_core.kubeapi.write_types import WriteRequest
 from scheduler_core.kubeapi.writes import MERGE, STRATEGIC, write
 from scheduler_core.kubectl.apply import apply_files
+from scheduler_core.kubectl.drain_filters import drain_filters
 from scheduler_core.kubectl.event_order import kubectl_events
+from scheduler_core.kubectl.explain import explain as explain_type
 from scheduler_core.kubectl.flags import GET_FLAGS, CommandError, Flag, Parsed, UsageError, parse, split
 from scheduler_core.kubectl.names import NameError_, Target, object_name, resolve, targets
 from scheduler_core.kubectl.table_printer import PrintOptions, print_tables, table_lines
+from scheduler_core.kubectl.top import top_nodes, top_pods
 from scheduler_core.kubectl.watching import selection_of
 from scheduler_core.store.event_correlation import EventRow, last_seen
 
@@ -51,6 +59,78 @@ VERBS = (
     "uncordon", "version", "wait",
 )  # fmt: skip
 SIMULATED = {"logs", "exec", "attach", "cp", "port-forward", "proxy", "debug"}
+SHELL_WORDS = {"|", "||", "&&", ";", ">", ">>", "<", "&"}
+# `kubectl` alone: its help's head, and the commands the console carries out, as kubectl lists them.
+ROOT_HELP = """kubectl controls the Kubernetes cluster manager.
+
+ Find more information at: https://kubernetes.io/docs/reference/kubectl/
+
+Basic Commands (Beginner):
+  create          Create a resource from a file or from stdin
+  expose          Take a replication controller, service, deployment or pod and expose it as a new Kubernetes service
+  run             Run a particular image on the cluster
+  set             Set specific features on objects
+
+Basic Commands (Intermediate):
+  explain         Get documentation for a resource
+  get             Display one or many resources
+  edit            Edit a resource on the server
+  delete          Delete resources by file names, stdin, resources and names, or by resources and label selector
+
+Deploy Commands:
+  rollout         Manage the rollout of a resource
+  scale           Set a new size for a deployment, replica set, or replication controller
+  autoscale       Auto-scale a deployment, replica set, stateful set, or replication controller
+
+Cluster Management Commands:
+  certificate     Modify certificate resources
+  cluster-info    Display cluster information
+  top             Display resource (CPU/memory) usage
+  cordon          Mark node as unschedulable
+  uncordon        Mark node as schedulable
+  drain           Drain node in preparation for maintenance
+  taint           Update the taints on one or more nodes
+
+Troubleshooting and Debugging Commands:
+  describe        Show details of a specific resource or group of resources
+  logs            Print the logs for a container in a pod
+  attach          Attach to a running container
+  exec            Execute a command in a container
+  port-forward    Forward one or more local ports to a pod
+  proxy           Run a proxy to the Kubernetes API server
+  cp              Copy files and directories to and from containers
+  auth            Inspect authorization
+  debug           Create debugging sessions for troubleshooting workloads and nodes
+  events          List events
+
+Advanced Commands:
+  diff            Diff the live version against a would-be applied version
+  apply           Apply a configuration to a resource by file name or stdin
+  patch           Update fields of a resource
+  replace         Replace a resource by file name or stdin
+  wait            Experimental: Wait for a specific condition on one or many resources
+  kustomize       Build a kustomization target from a directory or URL
+
+Settings Commands:
+  label           Update the labels on a resource
+  annotate        Update the annotations on a resource
+  completion      Output shell completion code for the specified shell (bash, zsh, fish, or powershell)
+
+Subcommands provided by plugins:
+
+Other Commands:
+  api-resources   Print the supported API resources on the server
+  api-versions    Print the supported API versions on the server, in the form of "group/version"
+  config          Modify kubeconfig files
+  plugin          Provides utilities for interacting with plugins
+  version         Print the client and server version information
+
+Usage:
+  kubectl [flags] [options]
+
+Use "kubectl <command> --help" for more information about a given command.
+Use "kubectl options" for a list of global command-line options (applies to all commands).
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +169,14 @@ def run(
     try:
         words = split(line)
         if not words:
-            return ConsoleResult()
+            return ConsoleResult(stdout=ROOT_HELP if line.strip() else "")
+        shell = next((word for word in words if word in SHELL_WORDS), None)
+        if shell is not None:
+            return ConsoleResult(
+                stderr=f"error: {shell!r} is a shell's, and the console runs kubectl alone: no pipes, "
+                "redirections or command lists (read the output here, or use a real kubectl with the Share "
+                "panel's kubeconfig)\n"
+            )
         verb, rest = words[0], words[1:]
         handler = HANDLERS.get(verb)
         if handler is None:
@@ -289,7 +376,17 @@ def _describe_pod(snapshot: ApiSnapshot, pod: Any) -> str:
     return pod_text(snapshot.cluster, pod, snapshot.now, snapshot.epoch)
 
 
-DESCRIBERS: dict[type, Describer] = {Node: _describe_node, Deployment: _describe_deployment, Pod: _describe_pod}
+DESCRIBERS: dict[type, Describer] = {
+    Node: _describe_node,
+    Deployment: _describe_deployment,
+    Pod: _describe_pod,
+    # the manifest describers: the object as the API serves it, at the snapshot's moment and epoch
+    PodDisruptionBudget: lambda snap, pdb: pod_disruption_budget_text(snap.cluster, pdb, snap.now, snap.epoch),
+    ReplicaSet: lambda snap, replica_set: replica_set_text(snap.cluster, replica_set, snap.now, snap.epoch),
+    Service: lambda snap, service: service_text(snap.cluster, service, snap.now, snap.epoch),
+    DaemonSet: lambda snap, daemon_set: daemon_set_text(snap.cluster, daemon_set, snap.now, snap.epoch),
+    StatefulSet: lambda snap, stateful_set: stateful_set_text(snap.cluster, stateful_set, snap.now, snap.epoch),
+}
 
 
 def describe(command: Command) -> ConsoleResult:
@@ -299,11 +396,13 @@ def describe(command: Command) -> ConsoleResult:
             stderr='error: You must specify the type of resource to describe. Use "kubectl api-resources" for a '
             "complete list of supported resources.\n"
         )
-    namespace = command.namespace(parsed)
+    every = parsed.flag("all-namespaces")
+    namespace = "" if every else command.namespace(parsed)
     texts: list[str] = []
-    for target in targets(parsed.args):
+    wanted = targets(parsed.args)
+    for target in wanted:
         objects = (
-            [reads.find(command.snapshot, target.resource, namespace, target.name)]
+            [reads.find(command.snapshot, target.resource, namespace or "default", target.name)]
             if target.name
             else reads.selected(
                 command.snapshot,
@@ -315,11 +414,15 @@ def describe(command: Command) -> ConsoleResult:
             describer = DESCRIBERS.get(type(obj))
             if describer is None:
                 return ConsoleResult(
-                    stderr=f"error: describe {target.resource.plural} is not in this console yet (pods, nodes and "
-                    "deployments are); a real kubectl with the Share panel's kubeconfig describes every kind\n"
+                    stderr=f"error: describe {target.resource.plural} is not in this console yet (pods, nodes, "
+                    "deployments, replicasets, daemonsets, statefulsets, services and poddisruptionbudgets "
+                    "are); a real kubectl with the Share panel's kubeconfig describes every kind\n"
                 )
             texts.append(describer(command.snapshot, obj))
-    return ConsoleResult(stdout="\n\n".join(text.rstrip("\n") for text in texts) + "\n" if texts else "")
+    if not texts:  # kubectl's note on stderr, as get's
+        scoped = namespace and any(target.resource.namespaced for target in wanted)
+        return ConsoleResult(stderr="No resources found" + (f" in {namespace} namespace.\n" if scoped else "\n"))
+    return ConsoleResult(stdout="\n\n".join(text.rstrip("\n") for text in texts) + "\n")
 
 
 # ---------------------------------------------------------------------------- writes
@@ -392,8 +495,9 @@ def taint(command: Command) -> ConsoleResult:
 
 def _taint_change(taints: list[dict[str, Any]], spec: str, node: str, overwrite: bool) -> list[dict[str, Any]]:
     """One of kubectl taint's arguments: key[=value]:Effect adds, key[:Effect]- removes."""
-    if spec.endswith("-"):
-        key, _, effect = spec[:-1].partition(":")
+    if spec.endswith("-"):  # key[=value][:Effect]-: a value may be written, the match ignores it
+        key_value, _, effect = spec[:-1].partition(":")
+        key = key_value.partition("=")[0]
         kept = [t for t in taints if not (t.get("key") == key and (not effect or t.get("effect") == effect))]
         if len(kept) == len(taints):
             raise CommandError(f'error: taint "{spec[:-1]}" not found')
@@ -625,6 +729,21 @@ def events(command: Command) -> ConsoleResult:
     return ConsoleResult(stdout=print_tables([["\t".join(row) for row in rows]]) + "\n")
 
 
+def top(command: Command) -> ConsoleResult:
+    """kubectl top nodes|pods: the usage the run's model gives at that moment (kubeapi/metrics.py)."""
+    sub = command.words[0] if command.words else ""
+    flags = (Flag("selector", "l"), Flag("sort-by"), Flag("no-headers", takes_value=False))
+    if sub in ("node", "nodes", "no"):
+        parsed = parse(command.words[1:], flags)
+        stdout, stderr = top_nodes(command.snapshot, parsed, parsed.args)
+    elif sub in ("pod", "pods", "po"):
+        parsed = parse(command.words[1:], (*flags, Flag("containers", takes_value=False)))
+        stdout, stderr = top_pods(command.snapshot, parsed, parsed.args, command.namespace(parsed))
+    else:
+        raise UsageError(f'error: unknown command "{" ".join(command.words)}"', examples=True)
+    return ConsoleResult(stdout=stdout, stderr=stderr)
+
+
 def edit(command: Command) -> ConsoleResult:
     """kubectl edit TYPE NAME: the page opens the object where the scenario declares it."""
     parsed = command.parse(Flag("output", "o"), Flag("filename", "f"), Flag("selector", "l"))
@@ -691,13 +810,30 @@ def drain(command: Command) -> ConsoleResult:
     nodes = resolve("nodes")
     node = reads.find(command.snapshot, nodes, "", name)
     command.refuse_write(nodes, name, "patch", "")
+    cordoned = f"node/{name} {'already cordoned' if node.spec.unschedulable else 'cordoned'}\n"
+    evicted, fatal = drain_filters(
+        command.snapshot.cluster,
+        name,
+        ignore_daemonsets=parsed.flag("ignore-daemonsets"),
+        delete_emptydir_data=parsed.flag("delete-emptydir-data"),
+        force=parsed.flag("force"),
+    )
+    if fatal:  # kubectl cordons, then refuses: the node stays cordoned and nothing is evicted
+        cordon = [] if node.spec.unschedulable else [{"op": "cordon", "target": f"Node/{name}"}]
+        joined = fatal[0] if len(fatal) == 1 else "[" + ", ".join(fatal) + "]"
+        stderr = (
+            f'error: unable to drain node "{name}" due to error: {joined}, continuing command...\n'
+            f"There are pending nodes to be drained:\n {name}\n" + "".join(f"{error}\n" for error in fatal)
+        )
+        return ConsoleResult(stdout=cordoned, stderr=stderr, actions=cordon)
     action: dict[str, Any] = {"op": "drain", "target": f"Node/{name}"}
     if parsed.value("grace-period"):
         action["gracePeriodSeconds"] = int(parsed.value("grace-period"))
     if parsed.value("timeout"):
         action["timeout"] = parsed.value("timeout")
-    lines = [f"node/{name} {'already cordoned' if node.spec.unschedulable else 'cordoned'}"]
-    return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=[action])
+    # What follows (warnings, refusals, evictions, "drained") the run says: the page follows it.
+    starting = "".join(f"evicting pod {pod.namespace}/{pod.name}\n" for pod in evicted)
+    return ConsoleResult(stdout=cordoned + starting, actions=[action], watching=True)
 
 
 def apply(command: Command) -> ConsoleResult:
@@ -756,12 +892,19 @@ def _deployments(command: Command, parsed: Parsed) -> list[tuple[Resource, Any]]
 
 
 def rollout_status(command: Command) -> ConsoleResult:
-    """DeploymentStatusViewer.Status at this moment (the console does not wait: play the run on)."""
+    """DeploymentStatusViewer.Status at this moment; unless it is rolled out (or --watch=false),
+    the page follows the run, a line at each change of the Deployment, as kubectl waits."""
     parsed = command.parse(Flag("watch", "w"), Flag("timeout"), Flag("revision"))
     lines = []
     for _resource, deployment in _deployments(command, parsed):
         lines.append(_rollout_status(deployment))
-    return ConsoleResult(stdout="".join(lines))
+    waits = parsed.value("watch", "true").lower() not in ("false", "0") and len(lines) == 1
+    return ConsoleResult(stdout="".join(lines), watching=waits and "successfully rolled out" not in lines[0])
+
+
+def rollout_status_text(deployment: Deployment) -> str:
+    """DeploymentStatusViewer.Status: kubectl rollout status's line for the Deployment as it is."""
+    return _rollout_status(deployment)
 
 
 def _rollout_status(deployment: Deployment) -> str:
@@ -793,16 +936,22 @@ def rollout_history(command: Command) -> ConsoleResult:
     parsed = command.parse(Flag("revision"), Flag("output", "o"))
     blocks = []
     for resource, deployment in _deployments(command, parsed):
-        owned = [
-            rs
-            for rs in command.snapshot.cluster.objects(ReplicaSet)
-            if rs.metadata.namespace == deployment.metadata.namespace
-            and any(ref.uid == deployment.metadata.uid for ref in rs.metadata.owner_references)
-        ]
-        rows = sorted((revision(rs) or 0, rs.metadata.annotations.get(CHANGE_CAUSE, "<none>")) for rs in owned)
+        rows = sorted(
+            (revision(rs) or 0, rs.metadata.annotations.get(CHANGE_CAUSE, "<none>"))
+            for rs in _owned(command, deployment)
+        )
         table = tabbed("\n".join(["REVISION\tCHANGE-CAUSE", *(f"{number}\t{cause}" for number, cause in rows)]))
         blocks.append(f"{object_name(resource, deployment.metadata.name)} \n{table}\n\n")
     return ConsoleResult(stdout="".join(blocks))
+
+
+def _owned(command: Command, deployment: Deployment) -> list[ReplicaSet]:
+    return [
+        rs
+        for rs in command.snapshot.cluster.objects(ReplicaSet)
+        if rs.metadata.namespace == deployment.metadata.namespace
+        and any(ref.uid == deployment.metadata.uid for ref in rs.metadata.owner_references)
+    ]
 
 
 def rollout_pause(command: Command) -> ConsoleResult:
@@ -829,7 +978,10 @@ def rollout_undo(command: Command) -> ConsoleResult:
         command.refuse_write(resource, deployment.metadata.name, "patch", deployment.metadata.namespace)
         action: dict[str, Any] = {"op": "rollout-undo", "target": f"Deployment/{deployment.metadata.key}"}
         if parsed.value("to-revision").isdigit() and int(parsed.value("to-revision")):
-            action["toRevision"] = int(parsed.value("to-revision"))
+            wanted = int(parsed.value("to-revision"))
+            if wanted not in {revision(rs) for rs in _owned(command, deployment)}:
+                raise CommandError(f"error: unable to find specified revision {wanted} in history")
+            action["toRevision"] = wanted
         actions.append(action)
         lines.append(f"{object_name(resource, deployment.metadata.name)} rolled back")
     return ConsoleResult(stdout="".join(f"{line}\n" for line in lines), actions=actions)
@@ -879,6 +1031,12 @@ def version(command: Command) -> ConsoleResult:
     )
 
 
+def explain(command: Command) -> ConsoleResult:
+    """kubectl explain: the type's schema from the API's OpenAPI documents (scheduler_core/kubectl/explain.py)."""
+    explained = explain_type(command.words)
+    return ConsoleResult(stdout=explained.stdout, stderr=explained.stderr)
+
+
 def simulated(command: Command) -> ConsoleResult:
     return ConsoleResult(
         stderr=f"error: kubectl {command.verb} needs a container, and the pods here are simulated: "
@@ -890,6 +1048,7 @@ HANDLERS: dict[str, Callable[[Command], ConsoleResult]] = {
     "get": get,
     "annotate": annotate,
     "edit": edit,
+    "top": top,
     "events": events,
     "apply": apply,
     "create": apply,
@@ -905,5 +1064,6 @@ HANDLERS: dict[str, Callable[[Command], ConsoleResult]] = {
     "rollout": rollout,
     "api-resources": api_resources,
     "version": version,
+    "explain": explain,
     **{verb: simulated for verb in SIMULATED},
 }

@@ -109,9 +109,10 @@ class Simulation:
         self._cpu_spent = 0.0  # engine CPU seconds up to the last pause (a yield)
         self._cpu_resumed = 0.0  # time.thread_time() when the run last resumed
         self._cpu_next_check = 0.0  # perf_counter() before which the budget is not looked at
-        install(self.cluster)
+        install(self.cluster, seed=seed)
         self.configuration = configuration or SchedulerConfiguration()
         self.workload_demand: dict[str, float] = {}
+        self.demand_log: list[tuple[float, str, float]] = []
         self._timers: list[_Timer] = []
         self._busy_timers = 0  # timers that are not idle: while there are some, the run goes on
         self._arming: list[_Timer] = []  # woken_by_change timers armed in the instant now settling

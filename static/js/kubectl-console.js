@@ -38,11 +38,11 @@ function remember(line) {
 }
 
 document.addEventListener("run:started", (event) => {
-  player = { run: event.detail.id, position: null };
+  player = { run: event.detail.id, position: null, time: 0 };
   if (watch && watch.run !== event.detail.id) stopWatch("(the watch ended: the page shows another run now)");
 });
 document.addEventListener("run:rendered", (event) => {
-  player = { run: event.detail.run.id, position: event.detail.position };
+  player = { run: event.detail.run.id, position: event.detail.position, time: event.detail.time ?? 0 };
   followWatch();
 });
 
@@ -55,13 +55,14 @@ let watch = null; // { run, after, line, out, asking, askedAt }
 
 function startWatch(out) {
   stopWatch();
-  watch = { run: Number(out.dataset.run), after: Number(out.dataset.after), line: out.dataset.line, out, asking: false, askedAt: 0 };
+  const after = out.dataset.after === "" ? -1 : Number(out.dataset.after); // -1: from `since` (a change's moment)
+  watch = { run: Number(out.dataset.run), after, since: out.dataset.since, line: out.dataset.line, out, asking: false, askedAt: 0 };
   followWatch();
 }
 
 function stopWatch(why = "^C") {
   if (!watch) return;
-  watch.out.textContent += why.endsWith("\n") ? why : `${why}\n`;
+  if (why) watch.out.textContent += why.endsWith("\n") ? why : `${why}\n`;
   watch.out.closest(".console-entry")?.querySelector(".console-watching")?.remove();
   delete watch.out.dataset.consoleWatch;
   watch = null;
@@ -76,9 +77,10 @@ async function followWatch() {
   current.asking = true;
   current.askedAt = Date.now();
   const address = new URL(form().dataset.watchUrl, location.href);
-  for (const [name, value] of Object.entries({ line: current.line, run: current.run, seq: player.position, after: current.after })) {
-    address.searchParams.set(name, String(value));
-  }
+  const asked = { line: current.line, run: current.run, seq: player.position };
+  if (current.after >= 0) asked.after = current.after;
+  else asked.at = current.since;
+  for (const [name, value] of Object.entries(asked)) address.searchParams.set(name, String(value));
   try {
     const response = await fetch(address, { headers: { Accept: "application/json" } });
     const answer = response.ok ? await response.json() : { rows: "", position: current.after };
@@ -90,6 +92,7 @@ async function followWatch() {
       if (area) area.scrollTop = area.scrollHeight;
     }
     current.after = Math.max(current.after, answer.position ?? current.after);
+    if (answer.done) { stopWatch(""); return; } // the command has ended (drained, rolled out)
   } catch {
     // the next frame asks again
   } finally {
@@ -98,9 +101,16 @@ async function followWatch() {
   if (watch === current && player.position > current.after) setTimeout(followWatch, WATCH_INTERVAL_MS);
 }
 
-/** Where a command reads: the player's run and position; the run panel's run at its end before the player drew it. */
+/** Where a command reads: the player's run and position; the run panel's run at its end before the
+ * player drew it. A run made by a change starts at its moment (`data-start-at`): until the player
+ * has replayed up to there, commands read at that moment, never before the change. */
 function position() {
-  const panelRun = Number(document.getElementById("run-panel")?.dataset.runId) || null;
+  const panel = document.getElementById("run-panel");
+  const panelRun = Number(panel?.dataset.runId) || null;
+  const startAt = panel?.dataset.startAt;
+  if (startAt !== undefined && panelRun && !(player.run === panelRun && player.time >= Number(startAt))) {
+    return { run: panelRun, seq: null, at: startAt };
+  }
   if (player.run && player.run === panelRun) return { run: player.run, seq: player.position };
   return { run: panelRun, seq: null };
 }
@@ -117,6 +127,7 @@ function fill(target) {
   };
   set("run", where.run);
   set("seq", where.seq);
+  set("at", where.at);
   set("version", boardVersion());
 }
 
@@ -125,7 +136,7 @@ document.addEventListener("htmx:config:request", (event) => {
   if (source !== form()) return;
   fill(source);
   const body = event.detail.ctx.request.body;
-  for (const name of ["run", "seq", "version"]) body.set(name, source.querySelector(`[data-console="${name}"]`).value);
+  for (const name of ["run", "seq", "at", "version"]) body.set(name, source.querySelector(`[data-console="${name}"]`).value);
   remember(input().value.trim());
   stopWatch(); // the next command ends a watch, as a terminal's would have to be stopped first
   input().value = "";
@@ -138,6 +149,11 @@ document.addEventListener("htmx:config:request", (event) => {
 // asks for its text; the form is filled (a plain post, before htmx is there, too).
 document.addEventListener("submit", (event) => {
   if (event.target !== form()) return;
+  if (!input().value.trim()) { // an empty Enter: a new prompt line, nothing sent (a terminal's)
+    event.preventDefault();
+    event.stopPropagation();
+    return;
+  }
   const box = fileBox();
   const name = fileNamed(input().value);
   if (name && box.hidden) {
@@ -265,6 +281,28 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+document.addEventListener("click", (event) => {
+  if (!event.target.closest?.("[data-skip-console]")) return;
+  event.preventDefault();
+  showSidePanel("console");
+  input()?.focus();
+});
+
+// The key buttons (a phone has no Tab or arrows): what the keys do, the field keeping the focus.
+document.addEventListener("click", (event) => {
+  const key = event.target.closest?.("[data-console-key]")?.dataset.consoleKey;
+  const field = input();
+  if (!key || !field) return;
+  field.focus();
+  if (key === "Tab" && field.value.trim()) complete(field);
+  else if (key === "ArrowUp" || key === "ArrowDown") recall(field, key === "ArrowUp" ? -1 : 1);
+});
+
+// The console's tab widens the side (kubectl's tables are wide); the others give the board its room.
+document.addEventListener("side:shown", (event) => {
+  document.querySelector(".workspace")?.classList.toggle("console-open", event.detail?.name === "console");
+});
+
 function recall(field, step) {
   if (recalled === history.length) draft = field.value;
   recalled = Math.max(0, Math.min(history.length, recalled + step));
@@ -282,6 +320,7 @@ async function complete(field) {
   address.searchParams.set("line", typed);
   if (where.run) address.searchParams.set("run", String(where.run));
   if (where.seq !== null && where.seq !== undefined) address.searchParams.set("seq", String(where.seq));
+  if (where.at !== undefined) address.searchParams.set("at", String(where.at));
   const ticket = ++asking;
   let answer;
   try {
@@ -326,4 +365,6 @@ function hideCandidates() {
   if (line) { line.hidden = true; line.textContent = ""; }
 }
 
+// side-tabs.js showed the remembered tab before this module listened.
+document.querySelector(".workspace")?.classList.toggle("console-open", document.getElementById("side-console")?.hidden === false);
 document.documentElement.dataset.kubectlConsole = "ready";

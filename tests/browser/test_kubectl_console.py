@@ -30,7 +30,7 @@ def type_command(page: Page, line: str):
     field.press("Enter")
     expect(entries).to_have_count(before + 1)
     entry = entries.nth(before)
-    expect(entry.locator(".console-out, .console-err")).not_to_have_count(0, timeout=15_000)
+    expect(entry.locator(".console-out, .console-err, .console-info")).not_to_have_count(0, timeout=15_000)
     return entry
 
 
@@ -197,8 +197,16 @@ def test_seed_003_drain_with_a_budget_then_a_rolling_update(page: Page, session_
 
     run_before = page.locator("#run-panel").get_attribute("data-run-id")
     drained = type_command(page, "kubectl drain worker1 --ignore-daemonsets")
-    expect(drained.locator(".console-out")).to_have_text("node/worker1 cordoned\n")
+    out = drained.locator(".console-out")
+    expect(out).to_contain_text(re.compile(r"^node/worker1 cordoned\nevicting pod default/web-"))
     new_run_played(page, run_before)
+    # The console follows the drain as kubectl does: the budget's refusals, each eviction, the end.
+    expect(out).to_contain_text(
+        "(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget."
+    )
+    expect(out).to_contain_text(re.compile(r"pod/web-\S+ evicted"))
+    expect(out).to_contain_text("node/worker1 drained", timeout=20_000)
+    expect(drained.locator(".console-watching")).to_have_count(0)
     # The budget held evictions back (the engine's drain retries on its 429, as kubectl does), and
     # in the end every pod runs on worker2.
     events = page.locator("[data-player='log']")
@@ -263,3 +271,17 @@ def test_get_w_follows_the_run_as_it_plays(page: Page, server_url: str) -> None:
     field.press("Control+c")
     expect(out).to_contain_text("^C")
     expect(entry.locator(".console-watching")).to_have_count(0)
+
+
+def test_the_keyboard_reaches_the_console_by_a_skip_link(page: Page, server_url: str) -> None:
+    open_gallery_copy(page, server_url, "GPU node reserved with a taint")
+    expect(page.locator("html")).to_have_attribute("data-kubectl-console", "ready")
+    page.keyboard.press("Tab")
+    for _ in range(12):  # the header's links, then the skip link
+        if page.evaluate("document.activeElement?.dataset?.skipConsole !== undefined"):
+            break
+        page.keyboard.press("Tab")
+    expect(page.locator("[data-skip-console]")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("textbox", name="kubectl command")).to_be_focused()
+    expect(page.get_by_role("tab", name="kubectl")).to_have_attribute("aria-selected", "true")

@@ -9,6 +9,7 @@ import yaml
 from django.test import Client
 from django.urls import reverse
 
+from playground.kubeapi import console as web_console
 from playground.models import Run, Scenario
 from playground.scenarios import create_scenario
 from playground.views.common import SESSION_PREFIX
@@ -41,7 +42,7 @@ def command(client: Client, scenario: Scenario, line: str, **where) -> str:
 
 
 def printed(entry: str) -> str:
-    found = re.search(r'<pre class="console-out">(.*?)</pre>', entry, re.S)
+    found = re.search(r"<pre class=\"console-out\"[^>]*>(.*?)</pre>", entry, re.S)
     return found.group(1) if found else ""
 
 
@@ -173,7 +174,7 @@ def test_get_w_prints_the_list_then_each_change_as_the_player_moves_on():
     assert any("Pending" in row for row in rows) and any("Running" in row for row in rows)
     assert rows[-1].split()[1:3] == ["1/1", "Running"]
     nothing = client.get(url, {"line": "get pods -w", "run": run.pk, "after": frames, "seq": frames}).json()
-    assert nothing == {"rows": "", "position": frames}
+    assert nothing == {"rows": "", "position": frames, "done": False}
     nodes = client.get(url, {"line": "get nodes -w", "run": run.pk, "after": 0, "seq": frames}).json()
     assert all(row.startswith("worker") for row in nodes["rows"].splitlines())
     wrong = client.get(url, {"line": "get pods,nodes -w", "run": run.pk, "after": 0, "seq": frames}).json()
@@ -198,3 +199,133 @@ def test_the_console_has_its_own_rate_limit_and_a_change_takes_an_edit_and_a_run
     assert Scenario.objects.get(pk=scenario.pk).version == 2
     limited = client.post(reverse("console", args=[scenario.slug]), {"line": "get pods"}, headers=HTMX)
     assert limited.status_code == 429
+
+
+def test_after_a_change_a_command_reads_at_its_moment_not_before():
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    entry = command(client, scenario, "kubectl cordon worker2", run=run.pk, seq=run.events.count())
+    at = re.search(r'data-start-at="([0-9.]+)"', entry).group(1)
+    new_run = scenario.runs.order_by("-pk").first()
+    # The player has not replayed the new run up to the change yet: the page sends the change's moment.
+    read = command(client, scenario, "get nodes", run=new_run.pk, at=at)
+    assert f"at {float(at):g}s, the last change" in read and "Ready,SchedulingDisabled" in printed(read)
+
+
+def test_a_line_too_long_is_refused_whole():
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    entry = command(client, scenario, "label nodes worker1 " + "a" * 5000 + "=b", run=run.pk)
+    assert "error: the command is longer than 4,096 characters" in entry
+    assert Scenario.objects.get(pk=scenario.pk).version == 1
+
+
+def test_a_command_waiting_for_its_run_asks_again_with_its_file(monkeypatch):
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    monkeypatch.setattr(web_console, "snapshot_at", lambda *_: web_console.Waiting("run 1 is still being simulated"))
+    pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: later}\n"
+    data = {"line": "apply -f pod.yaml", "run": run.pk, "filename": "pod.yaml", "file": pod}
+    answer = client.post(reverse("console", args=[scenario.slug]), data, headers=HTMX)
+    assert answer.status_code == 202
+    entry = answer.content.decode()
+    assert 'hx-trigger="load delay:1s"' in entry
+    assert '<input name="filename" value="pod.yaml">' in entry and "name: later" in entry
+
+
+def test_learners_stumbles_get_a_hint_and_information_is_not_an_error():
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    template = command(client, scenario, "kubectl taint node worker1 key:value:effect", run=run.pk)
+    assert 'class="console-hint"' in template and "isgpu=true:NoSchedule" in template
+    empty = command(client, scenario, "get pods -n nowhere", run=run.pk)
+    assert '<pre class="console-info">No resources found in nowhere namespace.' in empty
+    assert "failed" not in empty.split(">")[0]
+    piped = command(client, scenario, "kubectl get pods | grep web", run=run.pk)
+    assert "is a shell&#x27;s" in piped and "console-err" in piped
+    bare = command(client, scenario, "kubectl", run=run.pk)
+    assert "kubectl controls the Kubernetes cluster manager." in printed(bare)
+
+
+DRAIN_SCENARIO = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 4
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: nginx, readinessProbe: {initialDelaySeconds: 20, periodSeconds: 10}}]
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web-pdb}
+spec: {minAvailable: 3, selector: {matchLabels: {app: web}}}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: kube-system}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: a, image: agent}]}
+"""
+
+
+def test_drain_is_refused_as_kubectl_refuses_it_then_followed_to_drained():
+    client = Client()
+    nodes = [
+        {"name": name, "labels": {"kubernetes.io/hostname": name}, "taints": [], "capacity": NODES[0]["capacity"]}
+        for name in ("worker1", "worker2")
+    ]
+    scenario, key = create_scenario("drain", nodes=nodes, workload_yaml=DRAIN_SCENARIO)
+    session = client.session
+    session[SESSION_PREFIX + scenario.slug] = key
+    session.save()
+    assert client.post(reverse("start-run", args=[scenario.slug]), headers=HTMX).status_code == 201
+    run = Run.objects.get(scenario=scenario)
+    refused = command(client, scenario, "kubectl drain worker1", run=run.pk)
+    assert printed(refused) == "node/worker1 cordoned\n"
+    assert (
+        "error: unable to drain node &quot;worker1&quot; due to error: cannot delete DaemonSet-managed Pods" in refused
+    )
+    assert "There are pending nodes to be drained:\n worker1\n" in refused and "data-console-watch" not in refused
+    scenario.refresh_from_db()
+    assert scenario.version == 2 and "op: cordon" in scenario.workload_yaml  # cordoned, nothing evicted
+
+    run = scenario.runs.order_by("-pk").first()
+    drained = command(client, scenario, "kubectl drain worker1 --ignore-daemonsets", run=run.pk)
+    assert printed(drained).startswith("node/worker1 already cordoned\nevicting pod default/web-")
+    new_run = scenario.runs.order_by("-pk").first()
+    assert f'data-run="{new_run.pk}"' in drained and 'data-after=""' in drained
+    since = re.search(r'data-since="([0-9.]+)"', drained).group(1)
+    url = reverse("console-watch", args=[scenario.slug])
+    line = "kubectl drain worker1 --ignore-daemonsets"
+    answer = client.get(url, {"line": line, "run": new_run.pk, "at": since, "seq": 10**6}).json()
+    lines = answer["rows"].splitlines()
+    assert answer["done"] and lines[-1] == "node/worker1 drained"
+    assert lines[0].startswith("Warning: ignoring DaemonSet-managed Pods: kube-system/agent-")
+    assert any(
+        "(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget." in x for x in lines
+    )
+    evicting = printed(drained).count("evicting pod default/web-")
+    assert evicting >= 2 and sum(x.startswith("pod/web-") and x.endswith(" evicted") for x in lines) == evicting
+
+
+def test_rollout_status_follows_the_run_until_rolled_out():
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    entry = command(client, scenario, "kubectl set image deployment/web c=nginx:1.25", run=run.pk)
+    new_run = scenario.runs.order_by("-pk").first()
+    since = float(re.search(r'data-start-at="([0-9.]+)"', entry).group(1))
+    status = command(client, scenario, "kubectl rollout status deployment/web", run=new_run.pk, at=since)
+    assert "Waiting for deployment &quot;web&quot; rollout to finish" in status and "data-console-watch" in status
+    after = int(re.search(r'data-after="(\d+)"', status).group(1))
+    url = reverse("console-watch", args=[scenario.slug])
+    line = "kubectl rollout status deployment/web"
+    answer = client.get(url, {"line": line, "run": new_run.pk, "after": after, "seq": 10**6}).json()
+    assert answer["done"] and answer["rows"].splitlines()[-1] == 'deployment "web" successfully rolled out'
+    done = command(client, scenario, "rollout status deployment/web", run=new_run.pk)
+    assert "successfully rolled out" in done and "data-console-watch" not in done

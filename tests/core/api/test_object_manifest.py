@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from scheduler_core.admission.service_account import token_volume_source
 from scheduler_core.api.manifest_writer import dump_yaml
 from scheduler_core.api.manifests import load_manifests
 from scheduler_core.api.node_conditions import node_conditions
@@ -550,14 +551,43 @@ def test_a_running_pod_has_the_kubelets_conditions_and_a_running_container(clust
             }
         ],
     }
-    assert manifest["spec"]["containers"] == [
-        {
-            "name": "nginx",
-            "image": "nginx:1.27",
-            "resources": {"limits": {"memory": "256Mi"}, "requests": {"cpu": "500m", "memory": "256Mi"}},
-        }
-    ]
-    assert manifest["spec"]["nodeName"] == "n1"
+    # As a v1.34 API server stores it: the ServiceAccount plugin's account and token volume, the
+    # defaults of SetDefaults_Pod, SetDefaults_PodSpec and SetDefaults_Container, the Priority and
+    # DefaultTolerationSeconds plugins' fields; in k8s.io/api's field order.
+    token = pod.spec.volumes[0].name
+    assert token.startswith("kube-api-access-") and len(token) == len("kube-api-access-") + 5
+    spec = manifest["spec"]
+    assert spec.pop("volumes") == [{"name": token, **token_volume_source()}]
+    assert spec == {
+        "containers": [
+            {
+                "name": "nginx",
+                "image": "nginx:1.27",
+                "resources": {"limits": {"memory": "256Mi"}, "requests": {"cpu": "500m", "memory": "256Mi"}},
+                "volumeMounts": [
+                    {"name": token, "readOnly": True, "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"}
+                ],
+                "terminationMessagePath": "/dev/termination-log",
+                "terminationMessagePolicy": "File",
+                "imagePullPolicy": "IfNotPresent",
+            }
+        ],
+        "restartPolicy": "Always",
+        "terminationGracePeriodSeconds": 30,
+        "dnsPolicy": "ClusterFirst",
+        "serviceAccountName": "default",
+        "serviceAccount": "default",
+        "nodeName": "n1",
+        "securityContext": {},
+        "schedulerName": "default-scheduler",
+        "tolerations": [
+            {"key": key, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}
+            for key in ("node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable")
+        ],
+        "priority": 0,
+        "enableServiceLinks": True,
+        "preemptionPolicy": "PreemptLowerPriority",
+    }
     assert manifest["status"] == {
         "phase": "Running",
         "conditions": [

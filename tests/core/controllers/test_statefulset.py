@@ -119,9 +119,10 @@ def test_pods_are_named_by_ordinal_and_labelled_with_their_identity():
         assert revision.startswith("web-")
         owner = pods[f"web-{ordinal}"].metadata.controller_ref()
         assert owner is not None and (owner.kind, owner.name, owner.api_version) == ("StatefulSet", "web", "apps/v1")
-        assert [(v.name, v.persistent_volume_claim) for v in pods[f"web-{ordinal}"].spec.volumes] == [
-            ("www", f"www-web-{ordinal}")
-        ]
+        # the claim template's volume, then the ServiceAccount admission plugin's token volume
+        (claim, token) = pods[f"web-{ordinal}"].spec.volumes
+        assert (claim.name, claim.persistent_volume_claim) == ("www", f"www-web-{ordinal}")
+        assert token.name.startswith("kube-api-access-") and not token.persistent_volume_claim
 
 
 def test_ordinals_start_shifts_the_names():
@@ -518,14 +519,17 @@ def test_seed_scale_to_zero_replicaset_all_at_once_statefulset_highest_index_fir
     assert sim.cluster.objects(Pod) == []
 
 
+def _claims(pod: Pod) -> list[str]:
+    """The claims of the pod's volumes (not its other volumes: the service account token's)."""
+    return [volume.persistent_volume_claim for volume in pod.spec.volumes if volume.persistent_volume_claim]
+
+
 def test_seed_replicaset_pods_share_one_claim_statefulset_pods_each_get_their_own():
     sim = simulate("sts_seed_claims.yaml")
     pods = sim.cluster.objects(Pod)
-    rs_claims = {v.persistent_volume_claim for p in pods if _owned_by(p, "ReplicaSet") for v in p.spec.volumes}
+    rs_claims = {claim for p in pods if _owned_by(p, "ReplicaSet") for claim in _claims(p)}
     assert rs_claims == {"shared-data"}
-    sts_claims = {
-        p.name: [v.persistent_volume_claim for v in p.spec.volumes] for p in pods if _owned_by(p, "StatefulSet")
-    }
+    sts_claims = {p.name: _claims(p) for p in pods if _owned_by(p, "StatefulSet")}
     assert sts_claims == {"db-0": ["data-db-0"], "db-1": ["data-db-1"], "db-2": ["data-db-2"]}
 
 

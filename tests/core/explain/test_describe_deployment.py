@@ -242,6 +242,61 @@ def test_the_pod_template_with_tolerations_and_spread_constraints_as_kubectls_te
     assert "  Priority Class Name:          high\n  Node-Selectors:               disk=ssd\n" in text
 
 
+TEMPLATE_DETAILS = """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: bar, namespace: foo}
+spec:
+  selector: {matchLabels: {app: bar}}
+  template:
+    metadata: {labels: {app: bar}}
+    spec:
+      serviceAccountName: web-sa
+      volumes: [{name: conf, configMap: {name: web-conf}}]
+      containers:
+      - name: web
+        image: nginx
+        command: [nginx, -g, daemon off;]
+        readinessProbe: {httpGet: {path: /healthz, port: 80}}
+        env: [{name: MODE, value: live}, {name: POD, valueFrom: {fieldRef: {fieldPath: metadata.name}}}]
+        volumeMounts: [{name: conf, mountPath: /etc/nginx/conf.d, readOnly: true}]
+"""
+
+
+def test_the_pod_template_with_its_command_probe_environment_mounts_and_service_account():
+    """As DescribePodTemplate prints them: no pod resolves the fieldRef (kubectl passes none), and
+    no token mount (the ServiceAccount plugin mounts it in pods, not templates)."""
+    store = Store()
+    store.add(TEMPLATE_DETAILS)
+    text = store.text()
+    template = text[text.index("Pod Template:") : text.index("  Node-Selectors")]
+    assert template == (
+        "Pod Template:\n"
+        "  Labels:           app=bar\n"
+        "  Service Account:  web-sa\n"
+        "  Containers:\n"
+        "   web:\n"
+        "    Image:      nginx\n"
+        "    Port:       <none>\n"
+        "    Host Port:  <none>\n"
+        "    Command:\n"
+        "      nginx\n"
+        "      -g\n"
+        "      daemon off;\n"
+        "    Readiness:  http-get http://:80/healthz delay=0s timeout=1s period=10s #success=1 #failure=3\n"
+        "    Environment:\n"
+        "      MODE:  live\n"
+        "      POD:    (v1:metadata.name)\n"
+        "    Mounts:\n"
+        "      /etc/nginx/conf.d from conf (ro)\n"
+        "  Volumes:\n"
+        "   conf:\n"
+        "    Type:          ConfigMap (a volume populated by a ConfigMap)\n"
+        "    Name:          web-conf\n"
+        "    Optional:      false\n"
+    )
+
+
 def test_selectors_as_kubectl_prints_them():
     selector = LabelSelector(
         match_labels={"app": "web"},

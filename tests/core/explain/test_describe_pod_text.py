@@ -558,17 +558,20 @@ spec:
 
 def test_a_pending_pod_with_its_failed_scheduling_events() -> None:
     simulation = simulate(PENDING, until=600)
-    text = pod_text(simulation.cluster, pod_of(simulation, "default/big"), simulation.now)
+    pod = pod_of(simulation, "default/big")
+    text = pod_text(simulation.cluster, pod, simulation.now)
+    token = pod.spec.volumes[0].name  # the ServiceAccount admission plugin's volume
     assert text.startswith(
-        "Name:         big\n"
-        "Namespace:    default\n"
-        "Priority:     0\n"
-        "Node:         <none>\n"
-        "Labels:       app=big\n"
-        "Annotations:  <none>\n"
-        "Status:       Pending\n"
-        "IP:           \n"
-        "IPs:          <none>\n"
+        "Name:             big\n"
+        "Namespace:        default\n"
+        "Priority:         0\n"
+        "Service Account:  default\n"
+        "Node:             <none>\n"
+        "Labels:           app=big\n"
+        "Annotations:      <none>\n"
+        "Status:           Pending\n"
+        "IP:               \n"
+        "IPs:              <none>\n"
         "Containers:\n"
         "  app:\n"
         "    Image:      app:1\n"
@@ -577,15 +580,22 @@ def test_a_pending_pod_with_its_failed_scheduling_events() -> None:
         "    Requests:\n"
         "      cpu:        2\n"
         "    Environment:  <none>\n"
-        "    Mounts:       <none>\n"
+        "    Mounts:\n"
+        f"      /var/run/secrets/kubernetes.io/serviceaccount from {token} (ro)\n"
         "Conditions:\n"
         "  Type           Status\n"
         "  PodScheduled   False \n"
-        "Volumes:         <none>\n"
-        "QoS Class:       Burstable\n"
-        "Node-Selectors:  <none>\n"
-        "Tolerations:     node.kubernetes.io/not-ready:NoExecute op=Exists for 300s\n"
-        "                 node.kubernetes.io/unreachable:NoExecute op=Exists for 300s\n"
+        "Volumes:\n"
+        f"  {token}:\n"
+        "    Type:                    Projected (a volume that contains injected data from multiple sources)\n"
+        "    TokenExpirationSeconds:  3607\n"
+        "    ConfigMapName:           kube-root-ca.crt\n"
+        "    Optional:                false\n"
+        "    DownwardAPI:             true\n"
+        "QoS Class:                   Burstable\n"
+        "Node-Selectors:              <none>\n"
+        "Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s\n"
+        "                             node.kubernetes.io/unreachable:NoExecute op=Exists for 300s\n"
         "Events:\n"
     )
     (row,) = [line for line in text.splitlines() if "FailedScheduling" in line]
@@ -628,16 +638,17 @@ def test_a_running_deployment_pod_with_tolerations_resources_and_a_readiness_pro
     replica_set = pod.metadata.controller_ref()
     assert replica_set is not None
     lines = text.splitlines()
-    assert lines[:4] == [
-        f"Name:           {pod.name}",
-        "Namespace:      default",
-        "Priority:       0",
-        "Node:           worker1/",
+    assert lines[:5] == [
+        f"Name:             {pod.name}",
+        "Namespace:        default",
+        "Priority:         0",
+        "Service Account:  default",
+        "Node:             worker1/",
     ]
-    assert lines[4].startswith("Start Time:     Sun, 01 Mar 2026 12:00:")  # simulated seconds after the epoch
-    assert f"Controlled By:  ReplicaSet/{replica_set.name}\n" in text
-    assert f"Labels:         app=web\n                pod-template-hash={pod.labels['pod-template-hash']}\n" in text
-    assert "Annotations:    team: shop\n" in text
+    assert lines[5].startswith("Start Time:       Sun, 01 Mar 2026 12:00:")  # simulated seconds after the epoch
+    assert f"Controlled By:    ReplicaSet/{replica_set.name}\n" in text
+    assert f"Labels:           app=web\n                  pod-template-hash={pod.labels['pod-template-hash']}\n" in text
+    assert "Annotations:      team: shop\n" in text
     assert (
         "    Port:           80/TCP (http)\n    Host Port:      0/TCP (http)\n    State:          Running\n"
     ) in text
@@ -650,17 +661,19 @@ def test_a_running_deployment_pod_with_tolerations_resources_and_a_readiness_pro
         "    Requests:\n"
         "      cpu:        250m\n"
         "      memory:     64Mi\n"
-        # the engine keeps no probe handler nor timeoutSeconds: the API serves the probe without them
-        "    Readiness:    unknown delay=0s timeout=0s period=5s #success=1 #failure=2\n"
+        # a probe declared without a handler (which the API server would refuse): kubectl's
+        # `unknown`, with SetDefaults_Probe's timeout
+        "    Readiness:    unknown delay=0s timeout=1s period=5s #success=1 #failure=2\n"
         "    Environment:  <none>\n"
-        "    Mounts:       <none>\n"
+        "    Mounts:\n"
+        f"      /var/run/secrets/kubernetes.io/serviceaccount from {pod.spec.volumes[0].name} (ro)\n"
     ) in text
     assert (
-        "QoS Class:                    Burstable\n"
-        "Node-Selectors:               disk=ssd\n"
-        "Tolerations:                  dedicated=web:NoSchedule\n"
-        "                              node.kubernetes.io/not-ready:NoExecute op=Exists for 300s\n"
-        "                              node.kubernetes.io/unreachable:NoExecute op=Exists for 300s\n"
+        "QoS Class:                   Burstable\n"
+        "Node-Selectors:              disk=ssd\n"
+        "Tolerations:                 dedicated=web:NoSchedule\n"
+        "                             node.kubernetes.io/not-ready:NoExecute op=Exists for 300s\n"
+        "                             node.kubernetes.io/unreachable:NoExecute op=Exists for 300s\n"
         "Events:\n"
     ) in text
     assert [line.split()[1] for line in lines[lines.index("Events:") + 3 :]] == [

@@ -24,7 +24,9 @@ def test_types_then_names_in_the_namespace(snapshot: ApiSnapshot) -> None:
     assert complete("get pods --namespace=ops t", snapshot) == ["tool"]
     assert complete("get pod/", snapshot) == [f"pod/{name}" for name in pods]
     assert complete("get deploy/w", snapshot) == ["deploy/web"]
-    assert complete("scale ", snapshot) == ["daemonsets", "deployments", "replicasets", "statefulsets"]
+    assert complete("scale ", snapshot) == ["deployments", "replicasets", "statefulsets"]
+    assert complete("kub", snapshot) == ["kubectl"]
+    assert complete("taint nodes worker1 ", snapshot) == []
     assert complete("rollout status deployments ", snapshot) == ["web"]
     assert complete("get nosuchtype ", snapshot) == []
 
@@ -34,7 +36,7 @@ def test_nodes_namespaces_formats_and_flags(snapshot: ApiSnapshot) -> None:
     assert complete("drain --ignore-daemonsets worker2", snapshot) == ["worker2"]
     assert complete("taint ", snapshot) == ["node", "nodes"]
     assert complete("taint nodes worker", snapshot) == ["worker1", "worker2"]
-    assert complete("get pods -n ", snapshot) == ["default", "kube-system", "ops"]
+    assert complete("get pods -n ", snapshot) == ["default", "kube-node-lease", "kube-public", "kube-system", "ops"]
     assert complete("get pods -o ", snapshot) == ["json", "name", "wide", "yaml"]
     assert complete("drain worker1 --ig", snapshot) == ["--ignore-daemonsets"]
     assert "--all-namespaces" in complete("get pods --", snapshot)

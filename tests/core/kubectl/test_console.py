@@ -98,8 +98,19 @@ def test_writes_become_actions_with_kubectls_messages(snapshot: ApiSnapshot) -> 
     deleted = console(snapshot, "delete pod tool -n ops --grace-period=5")
     assert deleted.stdout == 'pod "tool" deleted from ops namespace\n'
     assert deleted.actions == [{"op": "delete", "target": "Pod/ops/tool", "gracePeriodSeconds": 5}]
-    drained = console(snapshot, "drain worker1 --ignore-daemonsets")
-    assert drained.actions == [{"op": "drain", "target": "Node/worker1"}]
+    refused = console(snapshot, "drain worker1 --ignore-daemonsets")  # ops/tool declares no controller
+    assert (
+        refused.actions == [{"op": "cordon", "target": "Node/worker1"}] and refused.stdout == "node/worker1 cordoned\n"
+    )
+    assert refused.stderr == (
+        'error: unable to drain node "worker1" due to error: cannot delete cannot delete Pods that declare no '
+        "controller (use --force to override): ops/tool, continuing command...\nThere are pending nodes to be "
+        "drained:\n worker1\n"
+        "cannot delete cannot delete Pods that declare no controller (use --force to override): ops/tool\n"
+    )
+    drained = console(snapshot, "drain worker1 --ignore-daemonsets --force")
+    assert drained.actions == [{"op": "drain", "target": "Node/worker1"}] and drained.watching
+    assert "evicting pod ops/tool\n" in drained.stdout
 
 
 def test_a_viewer_reads_and_is_refused_writes(snapshot: ApiSnapshot) -> None:
@@ -184,3 +195,16 @@ def test_get_w_lists_then_marks_the_watch(snapshot: ApiSnapshot) -> None:
     refused = console(snapshot, "get pods,nodes -w")
     assert refused.stderr.startswith("error: watch is only supported on individual resources") and not refused.watching
     assert not console(snapshot, "get pods").watching
+
+
+def test_taint_removal_with_a_value_and_undo_to_a_missing_revision(snapshot: ApiSnapshot) -> None:
+    removed = console(snapshot, "taint nodes worker1 gone=yes:NoSchedule-")
+    assert removed.stderr == 'error: taint "gone=yes:NoSchedule" not found\n'
+    undo = console(snapshot, "rollout undo deployment/web --to-revision=5")
+    assert undo.stderr == "error: unable to find specified revision 5 in history\n" and undo.actions == []
+
+
+def test_describe_of_nothing_says_so_as_kubectl(snapshot: ApiSnapshot) -> None:
+    assert console(snapshot, "describe pods -l app=nope").stderr == "No resources found in default namespace.\n"
+    assert console(snapshot, "describe pods -A -l app=nope").stderr == "No resources found\n"
+    assert console(snapshot, "describe pods -A -l app=tool").stdout.splitlines()[0].split() == ["Name:", "tool"]

@@ -87,3 +87,18 @@ def test_refusals_match(api_scenario: ApiScenario, engine_view: ApiSnapshot, tmp
     real = kubectl(api_scenario.view_kubeconfig, "scale", "deployment", "web", "--replicas=2", check=False)
     ours = run("scale deployment web --replicas=2", engine_view, may_write=False)
     assert ours.stderr == real.stderr and ours.actions == []
+
+
+@pytest.mark.parametrize(
+    "flags", [(), ("--ignore-daemonsets",), ("--ignore-daemonsets", "--force")], ids=["bare", "ds", "force"]
+)
+def test_drains_refusals_and_warnings_match(api_scenario: ApiScenario, engine_view: ApiSnapshot, flags) -> None:
+    """kubectl's filters against the same pods: its --dry-run=client prints what it would refuse."""
+    real = kubectl(api_scenario.view_kubeconfig, "drain", "worker3", "--dry-run=client", *flags, check=False)
+    ours = run(" ".join(("drain", "worker3", *flags)), engine_view, may_write=True)
+    assert ours.stdout.splitlines()[0] + " (dry run)" == real.stdout.splitlines()[0]
+    if "--force" in flags:
+        evicting = [line.removesuffix(" (dry run)") for line in real.stdout.splitlines() if line.startswith("evicting")]
+        assert ours.stdout.splitlines()[1:] == evicting and ours.watching
+    else:
+        assert ours.stderr == real.stderr

@@ -25,9 +25,12 @@ from tests.web.kubeapi.conftest import SCENARIO, ApiScenario, kubectl, new_api_s
 CLOCK_STEP = 0.01  # seconds between the moments tried: finer than any two ages' changes
 
 # What SCENARIO (Deployment, DaemonSet, a bare pod) lacks: a priority class, init containers (one
-# a sidecar), ports, limits, a probe, a claim's volume, spread constraints, pod-level resources, a
-# pod pending for good, one that waited (FailedScheduling x4, then Scheduled: the scheduler's
-# events, without a lastTimestamp, ahead of the kubelet's), a failed pod and a Job's.
+# a sidecar), ports, limits, probes of every handler, a command and args, environment (values,
+# each kind of valueFrom, envFrom), mounts and volumes of every source kubectl describes (a claim,
+# configMap, emptyDir, secret, hostPath, downwardAPI, projected), service accounts (named, a
+# Job template's, one not automounted), spread constraints, pod-level resources, a pod pending for
+# good, one that waited (FailedScheduling x4, then Scheduled: the scheduler's events, without a
+# lastTimestamp, ahead of the kubelet's), a failed pod and a Job's.
 DESCRIBED = """\
 apiVersion: playground/v1
 kind: Scenario
@@ -68,23 +71,54 @@ apiVersion: v1
 kind: Pod
 metadata: {name: batch-1, labels: {app: batch, tier: backend}, annotations: {team: data}}
 spec:
+  serviceAccountName: batch-runner
   priorityClassName: high
   nodeSelector: {disk: ssd}
   tolerations:
   - {key: dedicated, operator: Equal, value: batch, effect: NoSchedule}
   - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 60}
   initContainers:
-  - {name: setup, image: busybox:1.36, resources: {requests: {cpu: 50m}}}
+  - name: setup
+    image: busybox:1.36
+    command: [sh, -c, "echo ready > /work/flag"]
+    resources: {requests: {cpu: 50m}}
+    volumeMounts: [{name: work, mountPath: /work}]
   containers:
   - name: worker
     image: worker:2.1
+    command: [/bin/worker]
+    args: [--queue, batch, --verbose]
     ports: [{containerPort: 8080, name: http}, {containerPort: 9090, hostPort: 9090, protocol: UDP}]
+    envFrom:
+    - configMapRef: {name: worker-config}
+    - {prefix: DB_, secretRef: {name: db-credentials, optional: true}}
+    env:
+    - {name: MODE, value: batch}
+    - {name: POD_NAME, valueFrom: {fieldRef: {fieldPath: metadata.name}}}
+    - {name: CPU_LIMIT, valueFrom: {resourceFieldRef: {resource: limits.cpu, divisor: 1m}}}
+    - {name: LOG_LEVEL, valueFrom: {configMapKeyRef: {name: worker-config, key: log-level}}}
+    - {name: TOKEN, valueFrom: {secretKeyRef: {name: api-token, key: token, optional: false}}}
     resources: {requests: {cpu: 500m, memory: 256Mi}, limits: {cpu: "1", memory: 512Mi}}
+    livenessProbe: {exec: {command: [cat, /tmp/healthy]}, initialDelaySeconds: 10}
     readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5, failureThreshold: 2}
-    volumeMounts: [{name: data, mountPath: /data}]
+    startupProbe: {tcpSocket: {port: http}, periodSeconds: 2, failureThreshold: 30}
+    volumeMounts:
+    - {name: data, mountPath: /data}
+    - {name: config, mountPath: /etc/worker, readOnly: true}
+    - {name: work, mountPath: /work, subPath: batch}
   volumes:
   - name: data
     persistentVolumeClaim: {claimName: data}
+  - name: config
+    configMap: {name: worker-config}
+  - name: work
+    emptyDir: {sizeLimit: 1Gi}
+  - name: creds
+    secret: {secretName: db-credentials}
+  - name: logs
+    hostPath: {path: /var/log, type: Directory}
+  - name: info
+    downwardAPI: {items: [{path: labels, fieldRef: {fieldPath: metadata.labels}}]}
   topologySpreadConstraints:
   - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: batch}}}
   - maxSkew: 2
@@ -122,9 +156,15 @@ spec:
   nodeSelector: {zone: b}
   resources: {requests: {cpu: 200m, memory: 128Mi}, limits: {cpu: 200m, memory: 128Mi}}
   initContainers:
-  - {name: log, image: log:1, restartPolicy: Always}
+  - name: log
+    image: log:1
+    restartPolicy: Always
+    readinessProbe:
+      httpGet: {host: 10.0.0.1, port: 8443, scheme: HTTPS, path: /health, httpHeaders: [{name: X-Probe, value: "1"}]}
   containers:
-  - {name: main, image: main:1}
+  - name: main
+    image: main:1
+    livenessProbe: {grpc: {port: 9000}, timeoutSeconds: 3}
 ---
 apiVersion: v1
 kind: Pod
@@ -132,6 +172,7 @@ metadata: {name: crashed, annotations: {playground.k8s.io/exit-code: "3", playgr
 spec:
   nodeSelector: {zone: b}
   restartPolicy: Never
+  automountServiceAccountToken: false
   containers:
   - {name: main, image: main:1, resources: {requests: {cpu: 100m}}}
 ---
@@ -142,10 +183,18 @@ spec:
   template:
     metadata: {labels: {app: once}}
     spec:
+      serviceAccountName: job-runner
       restartPolicy: Never
       nodeSelector: {zone: b}
       containers:
-      - {name: task, image: task:1}
+      - {name: task, image: task:1, env: [{name: GREETING, value: "hello\\nworld"}]}
+      volumes:
+      - name: bundle
+        projected:
+          sources:
+          - serviceAccountToken: {path: token, audience: vault}
+          - secret: {name: bundle-secret}
+          - configMap: {name: bundle-config, optional: true}
 ---
 apiVersion: playground/v1
 kind: Action
@@ -228,19 +277,36 @@ def test_pods_of_every_kind_of_state(described_scenario: Described, name: str) -
     assert_same_as_kubectl(described_scenario, described_scenario.pod(name))
 
 
-def test_what_the_api_leaves_out_shows_as_kubectl_shows_it_absent(described_scenario: Described) -> None:
-    """No host IP, pod IP, container or image ID, service account; the probe without its handler
-    and timeout, the mount the manifest asked for missing (the engine keeps none of them)."""
+def test_what_the_api_serves_and_leaves_out_shows_as_on_a_cluster(described_scenario: Described) -> None:
+    """The service account, the probes' handlers with SetDefaults_Probe's timeout, the environment
+    and the mounts (the ServiceAccount plugin's token among them) as a cluster shows them; no host
+    IP, pod IP, container or image ID (the engine has none), which kubectl shows absent."""
     pod = described_scenario.pod("batch-1")
+    token = next(volume.name for volume in pod.spec.volumes if volume.name.startswith("kube-api-access-"))
     real = kubectl(described_scenario.api.view_kubeconfig, "describe", "pod", pod.name).stdout
     for line in (
+        "Service Account:      batch-runner\n",
         "Node:                 node-a/\n",
         "IP:                   \n",
         "IPs:                  <none>\n",
-        "    Container ID:   \n",
-        "    Image ID:       \n",
-        "    Readiness:    unknown delay=0s timeout=0s period=5s #success=1 #failure=2\n",
-        "    Mounts:       <none>\n",
+        "    Container ID:  \n",
+        "    Image ID:      \n",
+        "    Liveness:   exec [cat /tmp/healthy] delay=10s timeout=1s period=10s #success=1 #failure=3\n",
+        "    Readiness:  http-get http://:8080/ready delay=0s timeout=1s period=5s #success=1 #failure=2\n",
+        "    Startup:    tcp-socket :http delay=0s timeout=1s period=2s #success=1 #failure=30\n",
+        "      POD_NAME:   batch-1 (v1:metadata.name)\n",
+        "      CPU_LIMIT:  1000 (limits.cpu)\n",
+        f"      /var/run/secrets/kubernetes.io/serviceaccount from {token} (ro)\n",
+        '      /work from work (rw,path="batch")\n',
+        f"  {token}:\n",
+        "    TokenExpirationSeconds:   3607\n",
     ):
         assert line in real
-    assert "Service Account:" not in real
+    once = described_scenario.pod("once")
+    real = kubectl(described_scenario.api.view_kubeconfig, "describe", "pod", once.name).stdout
+    assert "Service Account:  job-runner\n" in real  # the Job's template names it
+    assert "      GREETING:  hello\n                 world\n" in real
+    crashed = kubectl(described_scenario.api.view_kubeconfig, "describe", "pod", "crashed").stdout
+    # automountServiceAccountToken: false, so no token; the account is still named
+    assert "Service Account:  default\n" in crashed
+    assert "    Mounts:       <none>\n" in crashed and "Volumes:                      <none>\n" in crashed
