@@ -35,6 +35,7 @@ from scheduler_core.kubectl.following import followed
 from scheduler_core.store.cluster import Cluster
 
 MAX_FILE_BYTES = MAX_WORKLOAD_BYTES  # what `-f` may send: a scenario's whole workload is no bigger
+MAX_FOLLOW_FRAMES = 2000  # frames one ask of a following command reads (a big run's rows come in parts)
 MAX_COMPLETIONS = 200  # candidates sent for one Tab (a list longer than that is not read)
 
 
@@ -229,7 +230,7 @@ def console_watch(request: HttpRequest, slug: str) -> HttpResponse:
         return JsonResponse({"rows": "", "position": after if after is not None else -1})
     if after is None:  # from a change's moment: the frames before it are not this command's
         after = bisect.bisect_left(frames.times, asked.at)
-    upto = min(asked.seq, len(frames.boundaries))
+    upto = min(asked.seq, len(frames.boundaries), after + MAX_FOLLOW_FRAMES)  # the rest at the next ask
     try:
         rows, ended = followed(asked.line.strip(), frames, after, upto) if upto > after else ("", False)
     except (CommandError, UsageError, status.ApiError) as error:

@@ -51,12 +51,12 @@ document.addEventListener("run:rendered", (event) => {
 // rows of the run's changes as the player moves past them; asked at most once a second.
 
 const WATCH_INTERVAL_MS = 1000;
-let watch = null; // { run, after, line, out, asking, askedAt }
+let watch = null; // { run, after, since, line, out, asking, askedAt, timer }
 
 function startWatch(out) {
   stopWatch();
   const after = out.dataset.after === "" ? -1 : Number(out.dataset.after); // -1: from `since` (a change's moment)
-  watch = { run: Number(out.dataset.run), after, since: out.dataset.since, line: out.dataset.line, out, asking: false, askedAt: 0 };
+  watch = { run: Number(out.dataset.run), after, since: out.dataset.since, line: out.dataset.line, out, asking: false, askedAt: 0, timer: null };
   followWatch();
 }
 
@@ -73,7 +73,10 @@ async function followWatch() {
   if (!current || current.asking || player.run !== current.run || player.position === null) return;
   if (player.position <= current.after) return;
   const wait = current.askedAt + WATCH_INTERVAL_MS - Date.now();
-  if (wait > 0) { setTimeout(followWatch, wait); return; }
+  if (wait > 0) { // one timer at a time, however many frames are drawn meanwhile
+    current.timer ??= setTimeout(() => { current.timer = null; followWatch(); }, wait);
+    return;
+  }
   current.asking = true;
   current.askedAt = Date.now();
   const address = new URL(form().dataset.watchUrl, location.href);
@@ -98,7 +101,7 @@ async function followWatch() {
   } finally {
     current.asking = false;
   }
-  if (watch === current && player.position > current.after) setTimeout(followWatch, WATCH_INTERVAL_MS);
+  if (watch === current && player.position > current.after) followWatch(); // waits out the interval
 }
 
 /** Where a command reads: the player's run and position; the run panel's run at its end before the

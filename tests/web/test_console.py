@@ -12,6 +12,7 @@ from django.urls import reverse
 from playground.kubeapi import console as web_console
 from playground.models import Run, Scenario
 from playground.scenarios import create_scenario
+from playground.views import console as console_view
 from playground.views.common import SESSION_PREFIX
 from tests.manifests import deployment_yaml
 
@@ -329,3 +330,14 @@ def test_rollout_status_follows_the_run_until_rolled_out():
     assert answer["done"] and answer["rows"].splitlines()[-1] == 'deployment "web" successfully rolled out'
     done = command(client, scenario, "rollout status deployment/web", run=new_run.pk)
     assert "successfully rolled out" in done and "data-console-watch" not in done
+
+
+def test_a_following_command_reads_a_bounded_stretch_per_ask(monkeypatch):
+    monkeypatch.setattr(console_view, "MAX_FOLLOW_FRAMES", 3)
+    client = Client()
+    scenario, run = scenario_with_run(client)
+    url = reverse("console-watch", args=[scenario.slug])
+    first = client.get(url, {"line": "get pods -w", "run": run.pk, "after": 0, "seq": 10**6}).json()
+    assert first["position"] == 3 and not first["done"]
+    second = client.get(url, {"line": "get pods -w", "run": run.pk, "after": 3, "seq": 10**6}).json()
+    assert second["position"] == 6

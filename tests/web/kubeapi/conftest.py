@@ -112,6 +112,13 @@ def api_scenario(api_server: DaphneServer, tmp_path: Path) -> ApiScenario:
     return new_api_scenario(api_server, tmp_path)
 
 
+@pytest.fixture(scope="module")
+def read_only_scenario(api_server: DaphneServer, tmp_path_factory: pytest.TempPathFactory) -> ApiScenario:
+    """One scenario for a module whose tests only read it (or are refused a write): made once (a
+    manage.py process), and kubectl's discovery cache, beside its kubeconfigs, shared by them."""
+    return new_api_scenario(api_server, tmp_path_factory.mktemp("read-only"))
+
+
 def kubectl(kubeconfig: Path, *args: str, check: bool = True, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """The real kubectl binary with only this kubeconfig (no cache shared between tests)."""
     assert KUBECTL.exists(), "kubectl is missing: `make .venv/bin/kubectl` installs it"

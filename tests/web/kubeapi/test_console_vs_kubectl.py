@@ -18,6 +18,12 @@ from tests.web.kubeapi.conftest import SCENARIO, ApiScenario, kubectl
 AGE = re.compile(r"^(<invalid>|\d+[smhdy](\d+[smhd])?)$")
 
 
+@pytest.fixture
+def api_scenario(read_only_scenario: ApiScenario) -> ApiScenario:
+    """These tests only read (or are refused writes): one scenario for the module."""
+    return read_only_scenario
+
+
 @pytest.fixture(scope="module")
 def engine_view() -> ApiSnapshot:
     """The scenario simulated here with the server's seed (0): the same objects, names and uids."""

@@ -5,7 +5,15 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.web.kubeapi.conftest import ApiScenario, kubectl
+
+
+@pytest.fixture
+def api_scenario(read_only_scenario: ApiScenario) -> ApiScenario:
+    """These tests only read (or are refused writes): one scenario for the module."""
+    return read_only_scenario
 
 
 def rows(output: str) -> list[list[str]]:
